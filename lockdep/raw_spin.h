@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The bare spinning primitive under uirq's spinlock and rwlock (no lockdep). */
+#ifndef UIRQ_LOCKDEP_RAW_SPIN_H
+#define UIRQ_LOCKDEP_RAW_SPIN_H
+
+#include <sched.h>
+
+static inline void uirq_cpu_relax(unsigned int *spins)
+{
+	/*
+	 * A user-space lock holder can be preempted, unlike in the kernel:
+	 * after a while give the CPU away instead of burning the time slice.
+	 */
+	if (++*spins < 1000)
+		__builtin_ia32_pause();
+	else
+		sched_yield();
+}
+
+#endif

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Sourced by run.sh and test.sh: make sure the Debian packages a step needs are installed.
+# Idempotent; as root it installs what is missing, otherwise it prints the exact command and stops.
+
+uirq_need_packages() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "uirq: missing Debian packages: ${missing[*]}" >&2
+		echo "uirq: run as root:  apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "uirq: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >&2 || { echo "uirq: apt-get update failed" >&2; exit 1; }
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 ||
+		{ echo "uirq: apt-get install ${missing[*]} failed" >&2; exit 1; }
+}
+
+# What building and running the main job needs.
+UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev)
+# What the test suite needs on top: the test framework, clang for the TSan leg, valgrind.
+UIRQ_TEST_PACKAGES=(libcriterion-dev clang valgrind)
+
+# Configure (once) and build a build directory: uirq_build DIR [meson options...]
+uirq_build() {
+	local dir=$1
+	shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log" >&2; return 1; }
+	fi
+	ninja -C "$dir" >"$dir.build.log" 2>&1 || { tail -n 60 "$dir.build.log" >&2; return 1; }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The whole test suite, three times: plain, ASan+UBSan, TSan. Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}"
+
+passed=0
+failed=0
+status=0
+
+# Run one variant's suite; count the individual Criterion tests from the TAP logs.
+run_variant() {
+	local name=$1 dir=build-test-$1
+	shift
+	echo "=== $name ==="
+	if ! uirq_build "$dir" "$@"; then
+		echo "uirq: $name build failed" >&2
+		failed=$((failed + 1))
+		status=1
+		return
+	fi
+	meson test -C "$dir" --print-errorlogs --num-processes 2 || status=1
+	local log=$dir/meson-logs/testlog.txt ok nok
+	ok=$(grep -cE '^ok [0-9]+' "$log" || true)
+	nok=$(grep -cE '^not ok [0-9]+' "$log" || true)
+	echo "$name: $ok passed, $nok failed"
+	passed=$((passed + ok))
+	failed=$((failed + nok))
+}
+
+# Sanitizer runtimes: fail on any report, keep going long enough to see them all.
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+run_variant plain
+run_variant asan -Db_sanitize=address,undefined -Db_lundef=false
+run_variant tsan -Db_sanitize=thread -Db_lundef=false
+# Lockdep compiled out must still build (the lock types then cost the bare primitives).
+echo "=== lockdep compiled out (build only) ==="
+if uirq_build build-test-nolockdep -Dlockdep=false; then
+	echo "nolockdep: build ok"
+else
+	failed=$((failed + 1))
+	status=1
+fi
+
+[ "$failed" -eq 0 ] || status=1
+echo "$passed passed, $failed failed"
+exit $status
