@@ -23,7 +23,7 @@ uirq_need_packages() {
 # What building and running the main job needs.
 UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev)
 # What the test suite needs on top: the test framework, clang for the TSan leg, valgrind.
-UIRQ_TEST_PACKAGES=(libcriterion-dev clang valgrind)
+UIRQ_TEST_PACKAGES=(check clang valgrind)
 
 # Configure (once) and build a build directory: uirq_build DIR [meson options...]
 uirq_build() {

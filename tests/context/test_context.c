@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The execution-context module: interrupt state, preempt count, hard-irq sections. */
-#include <criterion/criterion.h>
+#include "harness.h"
 #include <pthread.h>
 
 #include "uirq/context.h"

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/* main() of every test executable: one Check suite per Test() suite, one case per test. */
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static struct uirq_test *tests;
+
+void uirq_test_register(struct uirq_test *t)
+{
+	t->next = tests;
+	tests = t;
+}
+
+const char *uirq_test_message(const char *fmt, ...)
+{
+	static char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+static Suite *suite_for(SRunner **sr, Suite **made, const char **names, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(names[i], name))
+			return made[i];
+	Suite *s = suite_create(name);
+
+	names[*n] = name;
+	made[(*n)++] = s;
+	if (!*sr)
+		*sr = srunner_create(s);
+	else
+		srunner_add_suite(*sr, s);
+	return s;
+}
+
+int main(void)
+{
+	enum { MAX_SUITES = 256 };
+	static Suite *made[MAX_SUITES];
+	static const char *names[MAX_SUITES];
+	struct uirq_test *order = NULL, *t, *next;
+	SRunner *sr = NULL;
+	int n = 0;
+
+	/* Constructors ran bottom-up; restore file order. */
+	for (t = tests; t; t = next) {
+		next = t->next;
+		t->next = order;
+		order = t;
+	}
+	for (t = order; t; t = t->next) {
+		if (n == MAX_SUITES) {
+			fprintf(stderr, "harness: more than %d suites\n", MAX_SUITES);
+			return 2;
+		}
+		Suite *s = suite_for(&sr, made, names, &n, t->suite);
+		TCase *tc = tcase_create(t->suite);
+
+		tcase_set_timeout(tc, t->opts->timeout > 0 ? t->opts->timeout : 10);
+		if (t->opts->init || t->opts->fini)
+			tcase_add_checked_fixture(tc, t->opts->init, t->opts->fini);
+		_tcase_add_test(tc, t->ttest, t->opts->signal, t->opts->exit_code, 0, 1);
+		suite_add_tcase(s, tc);
+	}
+	if (!sr) {
+		fprintf(stderr, "harness: no tests registered\n");
+		return 2;
+	}
+	/* TAP on stdout lets meson count every test; Check's summary goes last. */
+	srunner_set_tap(sr, "-");
+	srunner_run_all(sr, CK_SILENT);
+	int failed = srunner_ntests_failed(sr), run = srunner_ntests_run(sr);
+
+	fprintf(stderr, "%d%%: Checks: %d, Failures: %d\n", run ? 100 * (run - failed) / run : 0, run, failed);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
