@@ -5,8 +5,9 @@
  * The kernel's lib/locking-selftest.c runs one scenario per "family" and per
  * lock type and compares the validator's verdict with the expected one:
  * FAILURE (lockdep reported and switched itself off) or SUCCESS (no report).
- * Here every family x lock type is its own Criterion test, so each runs in a
- * fresh process and starts with an empty dependency graph.  A test installs a
+ * Here every family x lock type is its own test (Criterion spelling, run by
+ * the Check harness of tests/harness.h), so each runs in a freshly forked
+ * process and starts with an empty dependency graph.  A test installs a
  * report handler, runs the scenario in a single thread (lockdep works on
  * classes, not threads, so one thread that plays "CPU0 then CPU1" is enough)
  * and then asserts exactly which kinds of report came out.
@@ -94,9 +95,9 @@ struct st_record {
 extern struct st_record st_reports[ST_MAX_REPORTS];
 extern int st_nreports;
 
-/* Criterion .init: check lockdep runs, install the recorder, set up the slots. */
+/* Test .init: check lockdep runs, install the recorder, set up the slots. */
 void st_setup(void);
-/* Criterion .fini: free recorded texts. */
+/* Test .fini: free recorded texts. */
 void st_teardown(void);
 
 /* Kernel verdict SUCCESS: not one report, and the counters agree. */
@@ -119,5 +120,29 @@ const char *st_kind_name(int kind);
 
 /* Common Test() options: fresh harness, 10 s limit. */
 #define ST_OPTS		.init = st_setup, .fini = st_teardown, .timeout = 10
+
+/*
+ * Event permutations, as the kernel generates them: a family is two or three
+ * "events" (short lock sequences in some context); every order of the events
+ * is its own test.  check(i) receives the permutation's index (0..5 in the
+ * order 123, 132, 213, 231, 312, 321; 0..1 for 12, 21).
+ */
+#define ST_PERM2(suite, test, type, e1, e2, check)				\
+	Test(suite, test##_12, ST_OPTS) { st_use(type); e1(); e2(); check(0); }	\
+	Test(suite, test##_21, ST_OPTS) { st_use(type); e2(); e1(); check(1); }
+
+#define ST_PERM3(suite, test, type, e1, e2, e3, check)					\
+	Test(suite, test##_123, ST_OPTS) { st_use(type); e1(); e2(); e3(); check(0); }	\
+	Test(suite, test##_132, ST_OPTS) { st_use(type); e1(); e3(); e2(); check(1); }	\
+	Test(suite, test##_213, ST_OPTS) { st_use(type); e2(); e1(); e3(); check(2); }	\
+	Test(suite, test##_231, ST_OPTS) { st_use(type); e2(); e3(); e1(); check(3); }	\
+	Test(suite, test##_312, ST_OPTS) { st_use(type); e3(); e1(); e2(); check(4); }	\
+	Test(suite, test##_321, ST_OPTS) { st_use(type); e3(); e2(); e1(); check(5); }
+
+/* Verdict checks usable as check(i). */
+#define ST_OK(i)		((void)(i), st_expect_success())
+#define ST_CIRCULAR(i)		((void)(i), st_expect_failure(UIRQ_REPORT_CIRCULAR))
+#define ST_RECURSIVE(i)		((void)(i), st_expect_failure(UIRQ_REPORT_RECURSIVE))
+#define ST_INCONSISTENT(i)	((void)(i), st_expect_failure(UIRQ_REPORT_INCONSISTENT))
 
 #endif

@@ -1,0 +1,64 @@
+# shellcheck shell=bash
+# Helpers shared by bench/lockdep-bench and bench/lock-ops-bench (sourced).
+
+BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Debian packages the benchmarks need: compilers, the two other tools they
+# compare against, the build system, and what the project's own meson setup
+# needs (pkg-config, Criterion for tests/).
+BENCH_PACKAGES=(gcc clang libclang-rt-dev valgrind meson ninja-build pkgconf libcriterion-dev)
+
+die() { echo "$(basename "$0"): $*" >&2; exit 1; }
+note() { echo "$(basename "$0"): $*" >&2; }
+
+# Install what is missing (root), or print the apt-get line and stop.
+bench_ensure_packages() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$(basename "$0"): missing Debian packages: ${missing[*]}" >&2
+		echo "run as root (or ask an administrator):" >&2
+		echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+		exit 1
+	fi
+	note "installing ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || die "apt-get update failed"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2 ||
+		die "apt-get install ${missing[*]} failed"
+}
+
+# bench_meson_build DIR LOG [meson options...]: configure DIR (release) if it
+# is not configured yet and build it with at most $JOBS jobs.  Returns
+# non-zero, with the log in LOG, if the tree does not build yet.
+bench_meson_build() {
+	local dir=$1 log=$2
+	shift 2
+	: >"$log"
+	if [ ! -f "$dir/build.ninja" ]; then
+		local re=()
+		# A setup that failed half-way leaves coredata behind: redo it in place.
+		[ -f "$dir/meson-private/coredata.dat" ] && re=(--reconfigure)
+		meson setup "${re[@]}" "$dir" "$BENCH_ROOT" -Dbuildtype=release "$@" >>"$log" 2>&1 || return 1
+	fi
+	ninja -C "$dir" -j "${JOBS:-2}" >>"$log" 2>&1
+}
+
+# median of the numbers on stdin, one a line
+bench_median() {
+	sort -g | awk '{ v[NR] = $1 } END {
+		if (NR == 0) { print "nan"; exit }
+		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+bench_machine_line() {
+	local cpu
+	cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //')
+	echo "machine: $(nproc) CPUs${cpu:+ ($cpu)}, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# calc EXPR: floating-point arithmetic (awk; a comparison gives 1 or 0)
+calc() { awk "BEGIN { printf \"%.6f\\n\", $1 }" | sed 's/\.000000$//'; }

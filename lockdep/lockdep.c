@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lockdep: per-thread held-lock stacks, acquire and release.
+ *
+ * The fast path (a chain seen before, usage bits already set) takes no lock,
+ * allocates nothing and makes no system call: class from the map's cache,
+ * push, chain key, a lock-free chain-cache hit.
+ */
+#define _GNU_SOURCE
+#include "lockdep_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uirq/context.h"
+
+/* Own cache lines: read on every acquisition, never next to a counter that is written. */
+int uirq_debug_locks __attribute__((aligned(64))) = 1;
+LOCKDEP_TLS struct lockdep_task lockdep_current;
+struct lockdep_counters lockdep_counters __attribute__((aligned(64)));
+
+static pthread_key_t exit_key;
+static bool exit_key_ok;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+#define CHAIN_HITS_BATCH 256
+
+static void thread_exit_destructor(void *arg);
+
+static void lockdep_init(void)
+{
+	const char *env = getenv("UIRQ_LOCKDEP");
+
+	if (env && (!strcmp(env, "0") || !strcmp(env, "off") || !strcmp(env, "no")))
+		__atomic_store_n(&uirq_debug_locks, 0, __ATOMIC_RELAXED);
+	lockdep_stacktrace_init();
+	exit_key_ok = pthread_key_create(&exit_key, thread_exit_destructor) == 0;
+	pthread_atfork(graph_lock, graph_unlock, graph_lock_atfork_child);
+	lockdep_irq_init();
+}
+
+void lockdep_init_once(void)
+{
+	pthread_once(&init_once, lockdep_init);
+}
+
+__attribute__((constructor)) static void lockdep_constructor(void)
+{
+	lockdep_init_once();
+}
+
+bool debug_locks_off(void)
+{
+	return __atomic_exchange_n(&uirq_debug_locks, 0, __ATOMIC_RELAXED) != 0;
+}
+
+bool uirq_lockdep_off(void)
+{
+	return debug_locks_off();
+}
+
+bool uirq_lockdep_enabled(void)
+{
+	return debug_locks_on();
+}
+
+void uirq_lockdep_set_fatal(bool on)
+{
+	report_set_fatal(on);
+}
+
+void uirq_lockdep_set_report_handler(uirq_lockdep_report_fn fn, void *arg)
+{
+	lockdep_init_once();
+	report_set_handler(fn, arg);
+}
+
+static void flush_chain_hits(struct lockdep_task *t)
+{
+	atomic_fetch_add_explicit(&lockdep_counters.chain_hits, t->chain_hits, memory_order_relaxed);
+	t->chain_hits = 0;
+}
+
+void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	stats->classes = nr_lock_classes();
+	stats->dependencies = nr_lock_deps();
+	stats->chains = nr_lock_chains();
+	stats->chain_hits = atomic_load(&lockdep_counters.chain_hits) + lockdep_current.chain_hits;
+	stats->bfs_searches = atomic_load(&lockdep_counters.bfs_searches);
+	stats->max_depth_seen = atomic_load(&lockdep_counters.max_depth_seen);
+	report_stats(stats);
+}
+
+/* ---- reports about the held-lock stack itself ---- */
+
+static void print_max_depth_bug(struct lockdep_task *t)
+{
+	if (!debug_locks_off())
+		return;
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_MAX_DEPTH, 0)) {
+		report_headline(false, "BUG: MAX_LOCK_DEPTH too low!");
+		rpt("turning off the locking correctness validator.\n");
+		rpt("depth: %u  max: %u!\n", t->depth, UIRQ_MAX_LOCK_DEPTH);
+		rpt_held_locks(t);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+}
+
+static void print_unlock_imbalance_bug(struct lockdep_task *t, struct uirq_lockdep_map *map,
+				       const struct lockdep_site *site)
+{
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_BAD_UNLOCK,
+			 report_sig(map_class_key(map, 0),
+				    site->file ? report_sig_str(site->file) : site->ip,
+				    (uint64_t)site->line, 0))) {
+		report_headline(true, "WARNING: bad unlock balance detected!");
+		rpt_task();
+		rpt(" is trying to release lock (%s) at:\n", map->name ? map->name : "<unnamed>");
+		rpt_site(site);
+		rpt("\nbut there are no more locks to release!\n");
+		rpt("\nother info that might help us debug this:\n");
+		rpt_held_locks(t);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+}
+
+static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const void *to,
+				 const struct held_lock *hlock)
+{
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_HELD_FREED, report_sig(atomic_load(&hlock->class->id), 0, 0, 0))) {
+		report_headline(true, "WARNING: held lock freed!");
+		rpt_task();
+		rpt(" is freeing memory %p-%p, with a lock still held there!\n", from, to);
+		rpt_held_lock(hlock);
+		rpt_held_locks(t);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+}
+
+/* ---- validation of a new top of stack ---- */
+
+/* A chain not in the cache: check it against the graph, then remember it. */
+static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t, struct held_lock *hlock,
+							    uint64_t chain_key)
+{
+	bool chain_head = !t->depth || t->held_locks[t->depth - 1].irq_context != hlock->irq_context;
+
+	graph_lock();
+	if (lookup_chain_cache(chain_key)) {
+		t->chain_hits++;	/* another thread validated it meanwhile */
+	} else {
+		check_deadlock(t, hlock);
+		if (!chain_head)
+			check_prevs_add(t, hlock);
+		if (debug_locks_on())
+			add_chain_cache(chain_key);
+	}
+	graph_unlock();
+}
+
+static inline void validate_chain(struct lockdep_task *t, struct held_lock *hlock, uint64_t chain_key)
+{
+	/* a trylock cannot block: it adds no dependency and is not checked */
+	if (hlock->trylock)
+		return;
+	if (likely(lookup_chain_cache(chain_key))) {
+		if (unlikely(++t->chain_hits >= CHAIN_HITS_BATCH))
+			flush_chain_hits(t);
+		return;
+	}
+	validate_chain_slow(t, hlock, chain_key);
+}
+
+static inline uint64_t hlock_chain_key(const struct held_lock *h, uint64_t prev)
+{
+	unsigned int flags = h->read | (h->trylock << 2) | (h->irq_context << 3);
+
+	return iterate_chain_key(prev, atomic_load_explicit(&h->class->id, memory_order_relaxed), flags);
+}
+
+static __attribute__((noinline)) void register_thread(struct lockdep_task *t)
+{
+	lockdep_init_once();
+	t->registered = true;
+	if (exit_key_ok)
+		pthread_setspecific(exit_key, t);
+}
+
+static __attribute__((noinline)) void note_depth(struct lockdep_task *t)
+{
+	unsigned long seen = atomic_load_explicit(&lockdep_counters.max_depth_seen, memory_order_relaxed);
+
+	t->max_depth = t->depth;
+	while (t->depth > seen &&
+	       !atomic_compare_exchange_weak_explicit(&lockdep_counters.max_depth_seen, &seen, t->depth,
+						      memory_order_relaxed, memory_order_relaxed))
+		;
+}
+
+static void bad_subclass(unsigned int subclass)
+{
+	if (!debug_locks_off())
+		return;
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_RESOURCES, 3)) {
+		report_headline(false, "BUG: looking up invalid subclass: %u", subclass);
+		rpt("turning off the locking correctness validator.\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+}
+
+static __attribute__((noinline)) struct lock_class *map_class_slow(struct uirq_lockdep_map *map,
+								   unsigned int subclass)
+{
+	struct lock_class *c;
+
+	if (subclass >= UIRQ_MAX_LOCKDEP_SUBCLASSES) {
+		bad_subclass(subclass);
+		return NULL;
+	}
+	c = look_up_lock_class(map_class_key(map, subclass));
+	if (!c)
+		c = register_lock_class(map, subclass);
+	if (c && subclass == 0)
+		__atomic_store_n(&map->class_cache, c, __ATOMIC_RELEASE);
+	return c;
+}
+
+static inline struct lock_class *map_class(struct uirq_lockdep_map *map, unsigned int subclass)
+{
+	if (likely(subclass == 0)) {
+		struct lock_class *c = __atomic_load_n(&map->class_cache, __ATOMIC_ACQUIRE);
+
+		/* a class zapped with its key may have been recycled: check it is still ours */
+		if (likely(c && atomic_load_explicit(&c->key, memory_order_relaxed) == map_class_key(map, 0)))
+			return c;
+	}
+	return map_class_slow(map, subclass);
+}
+
+static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_map *map,
+				  unsigned int subclass, int trylock, int read,
+				  unsigned long ip, const char *file, int line)
+{
+	struct lock_class *class = map_class(map, subclass);
+	struct held_lock *hlock;
+	uint64_t chain_key, prev_key;
+	unsigned int depth = t->depth;
+	bool irq_context, hardirqs_off;
+
+	if (unlikely(!class))
+		return;
+	if (unlikely(depth >= UIRQ_MAX_LOCK_DEPTH)) {
+		print_max_depth_bug(t);
+		return;
+	}
+	if (unlikely(!t->registered))
+		register_thread(t);
+	if (unlikely((unsigned int)read > 2))
+		read = read < 0 ? 0 : 2;
+
+	/* hard-irq sections always run with interrupts off: one call in the common case */
+	hardirqs_off = uirq_irqs_disabled();
+	irq_context = hardirqs_off && uirq_in_hardirq();
+	prev_key = t->curr_chain_key;
+	chain_key = iterate_chain_key(prev_key, atomic_load_explicit(&class->id, memory_order_relaxed),
+				      (unsigned int)read | (trylock ? 4u : 0u) | (irq_context ? 8u : 0u));
+	hlock = &t->held_locks[depth];
+	hlock->prev_chain_key = prev_key;
+	hlock->class = class;
+	hlock->instance = map;
+	hlock->site.file = file;
+	hlock->site.line = line;
+	hlock->site.ip = ip;
+	hlock->read = (uint8_t)read;
+	hlock->trylock = trylock != 0;
+	hlock->hardirqs_off = hardirqs_off;
+	hlock->irq_context = irq_context;
+
+	mark_usage(t, hlock);
+	validate_chain(t, hlock, chain_key);
+
+	/* pushed only now: reports list the locks held before this one, as the kernel's do */
+	t->curr_chain_key = chain_key;
+	t->depth = depth + 1;
+	if (unlikely(t->depth > t->max_depth))
+		note_depth(t);
+}
+
+void uirq_lock_acquire(struct uirq_lockdep_map *map, unsigned int subclass, int trylock,
+		       int read, unsigned long ip, const char *file, int line)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	if (unlikely(!debug_locks_on()) || unlikely(!lockdep_recursion_enter(t)))
+		return;
+	__lock_acquire(t, map, subclass, trylock, read, ip, file, line);
+	lockdep_recursion_exit(t);
+}
+
+/* Take entry i out of the stack; the locks above it are re-validated on top of the rest. */
+static void remove_held_lock(struct lockdep_task *t, unsigned int i)
+{
+	unsigned int depth = t->depth;
+
+	t->depth = i;
+	t->curr_chain_key = t->held_locks[i].prev_chain_key;
+	for (unsigned int j = i + 1; j < depth; j++) {
+		struct held_lock *h = &t->held_locks[t->depth];
+		uint64_t chain_key;
+
+		*h = t->held_locks[j];
+		h->prev_chain_key = t->curr_chain_key;
+		chain_key = hlock_chain_key(h, t->curr_chain_key);
+		validate_chain(t, h, chain_key);
+		t->curr_chain_key = chain_key;
+		t->depth++;
+	}
+}
+
+static __attribute__((noinline)) void __lock_release(struct lockdep_task *t, struct uirq_lockdep_map *map,
+			   unsigned long ip, const char *file, int line)
+{
+	unsigned int i = t->depth;
+
+	while (i > 0 && t->held_locks[i - 1].instance != map)
+		i--;
+	if (unlikely(i == 0)) {
+		struct lockdep_site site = { .file = file, .line = line, .ip = ip };
+
+		print_unlock_imbalance_bug(t, map, &site);
+		return;
+	}
+	i--;
+	if (likely(i == t->depth - 1)) {
+		t->curr_chain_key = t->held_locks[i].prev_chain_key;
+		t->depth--;
+		return;
+	}
+	remove_held_lock(t, i);
+}
+
+void uirq_lock_release(struct uirq_lockdep_map *map, unsigned long ip, const char *file, int line)
+{
+	struct lockdep_task *t = &lockdep_current;
+	unsigned int depth = t->depth;
+
+	if (unlikely(!debug_locks_on()) || unlikely(!lockdep_recursion_enter(t)))
+		return;
+	/* the common case: the top of the stack */
+	if (likely(depth && t->held_locks[depth - 1].instance == map)) {
+		t->curr_chain_key = t->held_locks[depth - 1].prev_chain_key;
+		t->depth = depth - 1;
+	} else {
+		__lock_release(t, map, ip, file, line);
+	}
+	lockdep_recursion_exit(t);
+}
+
+bool uirq_lockdep_is_held_type(const struct uirq_lockdep_map *map, int read)
+{
+	const struct lockdep_task *t = &lockdep_current;
+
+	if (!debug_locks_on() || t->recursion)
+		return true;	/* unknown: never make an assertion fire */
+	for (unsigned int i = 0; i < t->depth; i++) {
+		const struct held_lock *h = &t->held_locks[i];
+
+		if (h->instance == map && (read < 0 || (read == 0) == (h->read == 0)))
+			return true;
+	}
+	return false;
+}
+
+/* Report and forget every held lock whose map lies in [mem, mem + len). */
+static void check_no_locks_freed(struct lockdep_task *t, const void *mem, size_t len)
+{
+	uintptr_t from = (uintptr_t)mem, to = from + len;
+
+	for (unsigned int i = t->depth; i-- > 0;) {
+		uintptr_t m = (uintptr_t)t->held_locks[i].instance;
+
+		if (m + sizeof(struct uirq_lockdep_map) <= from || m >= to)
+			continue;
+		print_freed_lock_bug(t, mem, (const char *)mem + len, &t->held_locks[i]);
+		/* the memory is gone: validation goes on without it */
+		remove_held_lock(t, i);
+	}
+}
+
+void uirq_lockdep_check_no_locks_freed(const void *mem, size_t len)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	if (!t->depth || !debug_locks_on() || !lockdep_recursion_enter(t))
+		return;
+	check_no_locks_freed(t, mem, len);
+	lockdep_recursion_exit(t);
+}
+
+void uirq_lockdep_init_map(struct uirq_lockdep_map *map, const char *name,
+			   const struct uirq_lock_class_key *key, int subclass)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	(void)subclass;	/* classes are created lazily, at first acquisition */
+	/* re-initialising a lock this thread holds frees it, as far as lockdep knows */
+	if (t->depth && debug_locks_on() && lockdep_recursion_enter(t)) {
+		check_no_locks_freed(t, map, sizeof(*map));
+		lockdep_recursion_exit(t);
+	}
+	map->key = key;
+	map->name = name;
+	__atomic_store_n(&map->class_cache, NULL, __ATOMIC_RELEASE);
+}
+
+/* ---- thread exit ---- */
+
+static void check_no_locks_held(struct lockdep_task *t)
+{
+	uint64_t sig = 0;
+
+	flush_chain_hits(t);
+	if (!t->depth || !debug_locks_on() || !lockdep_recursion_enter(t))
+		return;
+	for (unsigned int i = 0; i < t->depth; i++)
+		sig = report_sig(sig, atomic_load(&t->held_locks[i].class->id), 0, 0);
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_HELD_AT_EXIT, sig)) {
+		char name[64];
+
+		task_name(name, sizeof(name));
+		report_headline(true, "WARNING: %s still has locks held!", name);
+		rpt_held_locks(t);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+	t->depth = 0;
+	t->curr_chain_key = 0;
+	lockdep_recursion_exit(t);
+}
+
+static void thread_exit_destructor(void *arg)
+{
+	check_no_locks_held(arg);
+}
+
+void uirq_lockdep_thread_exit(void)
+{
+	check_no_locks_held(&lockdep_current);
+}
+
+void uirq_lockdep_print_held_locks(void)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	if (!lockdep_recursion_enter(t))
+		return;
+	graph_lock();
+	report_begin_plain();
+	rpt_held_locks(t);
+	report_write_stderr();
+	graph_unlock();
+	lockdep_recursion_exit(t);
+}
+
+void uirq_lockdep_assert_failed(const char *cond, const char *file, int line)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	if (!debug_locks_on() || !lockdep_recursion_enter(t))
+		return;
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_ASSERT, report_sig(report_sig_str(file), (uint64_t)line, 0, 0))) {
+		report_headline(false, "WARNING: %s failed at %s:%d", cond, file, line);
+		rpt_held_locks(t);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+	lockdep_recursion_exit(t);
+}

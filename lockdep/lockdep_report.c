@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reports: the graph lock that serialises them, a buffer each report is
+ * formatted into before delivery, de-duplication (each distinct problem is
+ * reported once) and the pieces every report prints.
+ */
+#define _GNU_SOURCE
+#include "lockdep_internal.h"
+
+#include <dlfcn.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* ---- graph lock: a three-state futex lock (0 free, 1 taken, 2 contended) ---- */
+
+static _Atomic int graph_lock_word;
+
+static void futex(_Atomic int *word, int op, int val)
+{
+	syscall(SYS_futex, (int *)word, op, val, NULL, NULL, 0);
+}
+
+void graph_lock(void)
+{
+	int c = 0;
+
+	if (atomic_compare_exchange_strong_explicit(&graph_lock_word, &c, 1,
+						    memory_order_acquire, memory_order_relaxed))
+		return;
+	if (c != 2)
+		c = atomic_exchange_explicit(&graph_lock_word, 2, memory_order_acquire);
+	while (c != 0) {
+		futex(&graph_lock_word, FUTEX_WAIT_PRIVATE, 2);
+		c = atomic_exchange_explicit(&graph_lock_word, 2, memory_order_acquire);
+	}
+}
+
+void graph_unlock(void)
+{
+	if (atomic_exchange_explicit(&graph_lock_word, 0, memory_order_release) == 2)
+		futex(&graph_lock_word, FUTEX_WAKE_PRIVATE, 1);
+}
+
+void graph_lock_atfork_child(void)
+{
+	/* Only the forking thread survives, and it took the lock in prepare. */
+	atomic_store_explicit(&graph_lock_word, 0, memory_order_release);
+}
+
+/* ---- delivery state ---- */
+
+static _Atomic(uirq_lockdep_report_fn) report_fn;
+static _Atomic(void *) report_arg;
+static atomic_bool report_fatal;
+static _Atomic unsigned long nr_reports;
+static _Atomic unsigned long nr_reports_by_kind[UIRQ_REPORT_NR_KINDS];
+
+void report_set_handler(uirq_lockdep_report_fn fn, void *arg)
+{
+	graph_lock();
+	atomic_store(&report_arg, arg);
+	atomic_store(&report_fn, fn);
+	graph_unlock();
+}
+
+void report_set_fatal(bool on)
+{
+	atomic_store(&report_fatal, on);
+}
+
+void report_stats(struct uirq_lockdep_stats *stats)
+{
+	stats->reports = atomic_load(&nr_reports);
+	for (int i = 0; i < UIRQ_REPORT_NR_KINDS; i++)
+		stats->reports_by_kind[i] = atomic_load(&nr_reports_by_kind[i]);
+}
+
+static LOCKDEP_TLS int report_nesting;
+
+bool report_enter(void)
+{
+	if (report_nesting)
+		return false;
+	report_nesting++;
+	atomic_signal_fence(memory_order_seq_cst);
+	return true;
+}
+
+void report_exit(void)
+{
+	atomic_signal_fence(memory_order_seq_cst);
+	report_nesting--;
+}
+
+/* ---- de-duplication: a set of 64-bit signatures ---- */
+
+#define SIG_TABLE_SIZE 16384
+static uint64_t sig_table[SIG_TABLE_SIZE];
+static unsigned int nr_sigs;
+
+uint64_t report_sig(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	uint64_t h = 0x243f6a8885a308d3ull;
+	uint64_t v[4] = { a, b, c, d };
+
+	for (int i = 0; i < 4; i++) {
+		h ^= v[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 33;
+	}
+	return h ? h : 1;
+}
+
+uint64_t report_sig_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* True when sig is new (and remembers it). */
+static bool sig_insert(uint64_t sig)
+{
+	unsigned int i = (unsigned int)(sig % SIG_TABLE_SIZE);
+
+	if (nr_sigs >= SIG_TABLE_SIZE * 3 / 4)
+		return true;	/* table full: report rather than stay silent */
+	while (sig_table[i]) {
+		if (sig_table[i] == sig)
+			return false;
+		i = (i + 1) % SIG_TABLE_SIZE;
+	}
+	sig_table[i] = sig;
+	nr_sigs++;
+	return true;
+}
+
+/* ---- the report buffer ---- */
+
+#define REPORT_MAX 32768
+
+static struct {
+	enum uirq_lockdep_report_kind kind;
+	size_t len;
+	char headline[256];
+	char text[REPORT_MAX];
+} rep;
+
+bool report_begin(enum uirq_lockdep_report_kind kind, uint64_t sig)
+{
+	if (!sig_insert(report_sig(kind, sig, 0, 0)))
+		return false;
+	rep.kind = kind;
+	rep.len = 0;
+	rep.text[0] = 0;
+	rep.headline[0] = 0;
+	return true;
+}
+
+void report_begin_plain(void)
+{
+	rep.len = 0;
+	rep.text[0] = 0;
+	rep.headline[0] = 0;
+}
+
+void report_write_stderr(void)
+{
+	size_t off = 0;
+
+	while (off < rep.len) {
+		ssize_t w = write(STDERR_FILENO, rep.text + off, rep.len - off);
+
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+static void vrpt(const char *fmt, va_list ap)
+{
+	int n;
+
+	if (rep.len >= REPORT_MAX - 1)
+		return;
+	n = vsnprintf(rep.text + rep.len, REPORT_MAX - rep.len, fmt, ap);
+	if (n > 0)
+		rep.len += (size_t)n;
+	if (rep.len > REPORT_MAX - 1)
+		rep.len = REPORT_MAX - 1;
+}
+
+void rpt(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vrpt(fmt, ap);
+	va_end(ap);
+}
+
+void report_headline(bool framed, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+	char line[256];
+
+	va_start(ap, fmt);
+	vsnprintf(rep.headline, sizeof(rep.headline), fmt, ap);
+	va_end(ap);
+	if (!framed) {
+		rpt("%s\n", rep.headline);
+		return;
+	}
+	n = strlen(rep.headline);
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	memset(line, '=', n);
+	line[n] = 0;
+	rpt("\n%s\n%s\n", line, rep.headline);
+	memset(line, '-', n);
+	rpt("%s\n", line);
+}
+
+void report_end(void)
+{
+	uirq_lockdep_report_fn fn = atomic_load(&report_fn);
+	struct uirq_lockdep_report r = {
+		.kind = rep.kind, .headline = rep.headline, .text = rep.text,
+	};
+
+	atomic_fetch_add(&nr_reports, 1);
+	atomic_fetch_add(&nr_reports_by_kind[rep.kind], 1);
+	if (fn)
+		fn(&r, atomic_load(&report_arg));
+	else
+		report_write_stderr();
+	if (atomic_load(&report_fatal))
+		abort();
+}
+
+/* ---- common pieces ---- */
+
+void task_name(char *buf, size_t len)
+{
+	char name[17] = "?";
+
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	name[16] = 0;
+	snprintf(buf, len, "%s/%ld", name, (long)syscall(SYS_gettid));
+}
+
+void rpt_task(void)
+{
+	char name[64];
+
+	task_name(name, sizeof(name));
+	rpt("%s", name);
+}
+
+static void rpt_ip(unsigned long ip)
+{
+	Dl_info info;
+
+	/* ip - 1: a return address may already belong to the next function */
+	if (ip && dladdr((void *)(ip - 1), &info) && info.dli_fname) {
+		const char *lib = strrchr(info.dli_fname, '/');
+
+		lib = lib ? lib + 1 : info.dli_fname;
+		if (info.dli_sname)
+			rpt("%s+0x%lx [%s]", info.dli_sname, ip - (unsigned long)info.dli_saddr, lib);
+		else
+			rpt("0x%lx [%s+0x%lx]", ip, lib, ip - (unsigned long)info.dli_fbase);
+	} else {
+		rpt("0x%lx", ip);
+	}
+}
+
+void rpt_site(const struct lockdep_site *site)
+{
+	if (site->file)
+		rpt("%s:%d", site->file, site->line);
+	else if (site->ip)
+		rpt_ip(site->ip);
+	else
+		rpt("?");
+}
+
+void rpt_trace(const struct lockdep_trace *trace, const char *indent)
+{
+	for (unsigned int i = 0; i < trace->nr; i++) {
+		rpt("%s", indent);
+		rpt_ip(trace->frames[i]);
+		rpt("\n");
+	}
+}
+
+void rpt_stack_backtrace(const char *title)
+{
+	struct lockdep_trace trace;
+
+	lockdep_save_trace(&trace, 1);
+	rpt("%s\n", title);
+	rpt_trace(&trace, " ");
+}
+
+#if UIRQ_CONFIG_LOCKDEP
+
+void rpt_lock_name_bare(const struct lock_class *class)
+{
+	rpt("%s", class->name);
+	if (class->subclass)
+		rpt("/%u", class->subclass);
+}
+
+void rpt_lock_name(const struct lock_class *class)
+{
+	rpt("(");
+	rpt_lock_name_bare(class);
+	rpt(")");
+}
+
+void rpt_class(const struct lock_class *class)
+{
+	char usage[3];
+
+	get_usage_chars(class, usage);
+	rpt_lock_name(class);
+	rpt("{%s}", usage);
+}
+
+void rpt_held_lock(const struct held_lock *hlock)
+{
+	rpt("%p ", (void *)hlock->instance);
+	rpt_class(hlock->class);
+	rpt(", at: ");
+	rpt_site(&hlock->site);
+	rpt("\n");
+}
+
+void rpt_held_locks(const struct lockdep_task *t)
+{
+	if (!t->depth) {
+		rpt("no locks held by ");
+		rpt_task();
+		rpt(".\n");
+		return;
+	}
+	rpt("%u lock%s held by ", t->depth, t->depth > 1 ? "s" : "");
+	rpt_task();
+	rpt(":\n");
+	for (unsigned int i = 0; i < t->depth; i++) {
+		rpt(" #%u: ", i);
+		rpt_held_lock(&t->held_locks[i]);
+	}
+}
+
+#endif

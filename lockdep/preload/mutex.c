@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pthread_mutex_*: every blocking acquisition is validated before the real
+ * call, so a deadlock is reported before the thread can block in it; a
+ * trylock is noted only once it has succeeded (it adds no dependency).
+ *
+ * Recursive and error-checking mutexes track their owner here: a recursive
+ * relock is legal and invisible to lockdep (only the outermost lock and
+ * unlock are annotated); an error-checking relock or foreign unlock is left
+ * to the real call, which fails with EDEADLK or EPERM - the program asked for
+ * that check and gets its answer, so it is not reported twice.
+ */
+#include "preload.h"
+
+#include <errno.h>
+
+enum op { OP_LOCK, OP_TRY, OP_TIMED, OP_CLOCK };
+
+static ALWAYS_INLINE int real_lock(enum op op, pthread_mutex_t *m, clockid_t clk, const struct timespec *t)
+{
+	switch (op) {
+	case OP_LOCK:
+		return REAL(mutex_lock)(m);
+	case OP_TRY:
+		return REAL(mutex_trylock)(m);
+	case OP_TIMED:
+		return REAL(mutex_timedlock)(m, t);
+	default:
+		return REAL(mutex_clocklock) ? REAL(mutex_clocklock)(m, clk, t) : ENOSYS;
+	}
+}
+
+/* EOWNERDEAD: a robust mutex whose owner died - the caller holds it now. */
+static inline bool got_it(int ret)
+{
+	return ret == 0 || ret == EOWNERDEAD;
+}
+
+static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, const struct timespec *t,
+			  unsigned long ip)
+{
+	struct lock_rec *r;
+	bool owned;
+	int ret;
+
+	if (unlikely(!preload_active()))
+		return real_lock(op, m, clk, t);
+	r = rec_get(m, REC_MUTEX, ip);
+	if (unlikely(!r))
+		return real_lock(op, m, clk, t);
+	owned = r->mtype != MTYPE_NORMAL;
+	if (owned && atomic_load_explicit(&r->owner, memory_order_relaxed) == SELF) {
+		ret = real_lock(op, m, clk, t);
+		if (ret == 0 && r->mtype == MTYPE_RECURSIVE)
+			r->depth++;
+		return ret;
+	}
+	if (op != OP_TRY)
+		uirq_lock_acquire(&r->map, 0, 0, UIRQ_LOCK_WRITE, ip, NULL, 0);
+	ret = real_lock(op, m, clk, t);
+	if (got_it(ret)) {
+		if (op == OP_TRY)
+			uirq_lock_acquire(&r->map, 0, 1, UIRQ_LOCK_WRITE, ip, NULL, 0);
+		if (owned) {
+			atomic_store_explicit(&r->owner, SELF, memory_order_relaxed);
+			r->depth = 1;
+		}
+	} else if (op != OP_TRY) {
+		/* Timed out or failed: the validation stays, the hold does not. */
+		uirq_lock_release(&r->map, ip, NULL, 0);
+	}
+	return ret;
+}
+
+PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	return do_lock(OP_LOCK, m, 0, NULL, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	return do_lock(OP_TRY, m, 0, NULL, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict t)
+{
+	return do_lock(OP_TIMED, m, 0, t, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *restrict m, clockid_t clk,
+					   const struct timespec *restrict t)
+{
+	return do_lock(OP_CLOCK, m, clk, t, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	unsigned long ip = CALLER_IP;
+	struct lock_rec *r;
+
+	if (unlikely(!preload_active()))
+		return REAL(mutex_unlock)(m);
+	r = rec_get(m, REC_MUTEX, ip);
+	if (unlikely(!r))
+		return REAL(mutex_unlock)(m);
+	if (r->mtype != MTYPE_NORMAL) {
+		if (atomic_load_explicit(&r->owner, memory_order_relaxed) != SELF)
+			return REAL(mutex_unlock)(m);	/* EPERM, the program's own check */
+		if (r->depth > 1) {
+			r->depth--;
+			return REAL(mutex_unlock)(m);
+		}
+		r->depth = 0;
+		atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
+	}
+	/* Released before the real unlock, as the kernel does: the next owner may run at once. */
+	uirq_lock_release(&r->map, ip, NULL, 0);
+	return REAL(mutex_unlock)(m);
+}
+
+PRELOAD_EXPORT int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *restrict attr)
+{
+	unsigned long ip = CALLER_IP;
+	int ret = REAL(mutex_init)(m, attr);
+
+	if (ret == 0 && preload_active())
+		rec_lookup_slow(m, REC_MUTEX, ip, true);
+	return ret;
+}
+
+PRELOAD_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
+{
+	struct lock_rec *r;
+	int held, ret;
+
+	if (unlikely(!preload_active()))
+		return REAL(mutex_destroy)(m);
+	r = rec_find(m);
+	held = rec_destroy_begin(r);
+	ret = REAL(mutex_destroy)(m);
+	rec_destroy_end(r, held, ret, CALLER_IP);
+	return ret;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pthread_rwlock_*: the read side is a recursive read (read=2), as for the
+ * kernel's rwlock_t, so read/read "inversions" are no deadlock; the write
+ * side is exclusive.  glibc's default rwlock prefers readers, which is what
+ * makes a recursive read safe; a writer-preferring rwlock would need read=1.
+ */
+#include "preload.h"
+
+#include <errno.h>
+
+enum op { OP_RD, OP_TRYRD, OP_TIMEDRD, OP_CLOCKRD, OP_WR, OP_TRYWR, OP_TIMEDWR, OP_CLOCKWR };
+
+static ALWAYS_INLINE int real_lock(enum op op, pthread_rwlock_t *l, clockid_t clk, const struct timespec *t)
+{
+	switch (op) {
+	case OP_RD:
+		return REAL(rwlock_rdlock)(l);
+	case OP_TRYRD:
+		return REAL(rwlock_tryrdlock)(l);
+	case OP_TIMEDRD:
+		return REAL(rwlock_timedrdlock)(l, t);
+	case OP_CLOCKRD:
+		return REAL(rwlock_clockrdlock) ? REAL(rwlock_clockrdlock)(l, clk, t) : ENOSYS;
+	case OP_WR:
+		return REAL(rwlock_wrlock)(l);
+	case OP_TRYWR:
+		return REAL(rwlock_trywrlock)(l);
+	case OP_TIMEDWR:
+		return REAL(rwlock_timedwrlock)(l, t);
+	default:
+		return REAL(rwlock_clockwrlock) ? REAL(rwlock_clockwrlock)(l, clk, t) : ENOSYS;
+	}
+}
+
+static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk, const struct timespec *t,
+			  unsigned long ip)
+{
+	bool try = op == OP_TRYRD || op == OP_TRYWR;
+	int read = op < OP_WR ? UIRQ_LOCK_READ_RECURSIVE : UIRQ_LOCK_WRITE;
+	struct lock_rec *r;
+	int ret;
+
+	if (unlikely(!preload_active()))
+		return real_lock(op, l, clk, t);
+	r = rec_get(l, REC_RWLOCK, ip);
+	if (unlikely(!r))
+		return real_lock(op, l, clk, t);
+	if (!try)
+		uirq_lock_acquire(&r->map, 0, 0, read, ip, NULL, 0);
+	ret = real_lock(op, l, clk, t);
+	if (ret == 0 && try)
+		uirq_lock_acquire(&r->map, 0, 1, read, ip, NULL, 0);
+	else if (ret != 0 && !try)
+		uirq_lock_release(&r->map, ip, NULL, 0);	/* timed out, or EDEADLK */
+	return ret;
+}
+
+PRELOAD_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	return do_lock(OP_RD, l, 0, NULL, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	return do_lock(OP_TRYRD, l, 0, NULL, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict l, const struct timespec *restrict t)
+{
+	return do_lock(OP_TIMEDRD, l, 0, t, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict l, clockid_t clk,
+					      const struct timespec *restrict t)
+{
+	return do_lock(OP_CLOCKRD, l, clk, t, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	return do_lock(OP_WR, l, 0, NULL, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	return do_lock(OP_TRYWR, l, 0, NULL, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict l, const struct timespec *restrict t)
+{
+	return do_lock(OP_TIMEDWR, l, 0, t, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, clockid_t clk,
+					      const struct timespec *restrict t)
+{
+	return do_lock(OP_CLOCKWR, l, clk, t, CALLER_IP);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	unsigned long ip = CALLER_IP;
+	struct lock_rec *r;
+
+	if (likely(preload_active()) && (r = rec_get(l, REC_RWLOCK, ip)))
+		uirq_lock_release(&r->map, ip, NULL, 0);
+	return REAL(rwlock_unlock)(l);
+}
+
+PRELOAD_EXPORT int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthread_rwlockattr_t *restrict attr)
+{
+	unsigned long ip = CALLER_IP;
+	int ret = REAL(rwlock_init)(l, attr);
+
+	if (ret == 0 && preload_active())
+		rec_lookup_slow(l, REC_RWLOCK, ip, true);
+	return ret;
+}
+
+PRELOAD_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
+{
+	struct lock_rec *r;
+	int held, ret;
+
+	if (unlikely(!preload_active()))
+		return REAL(rwlock_destroy)(l);
+	r = rec_find(l);
+	held = rec_destroy_begin(r);
+	ret = REAL(rwlock_destroy)(l);
+	rec_destroy_end(r, held, ret, CALLER_IP);
+	return ret;
+}

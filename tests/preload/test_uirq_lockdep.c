@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uirq-lockdep on unmodified programs: every report type through plain
+ * pthread calls, clean programs that must stay silent, and the runner's own
+ * behaviour (options, exit statuses, errors).
+ */
+#define _GNU_SOURCE
+#include "harness.h"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define CIRCULAR	"WARNING: possible circular locking dependency detected"
+#define RECURSIVE	"WARNING: possible recursive locking detected"
+#define BAD_UNLOCK	"WARNING: bad unlock balance detected!"
+#define HELD_FREED	"WARNING: held lock freed!"
+#define HELD_AT_EXIT	"still has locks held!"
+
+/* Anything lockdep says starts like one of these. */
+static int any_report(const char *err)
+{
+	return count(err, "WARNING:") + count(err, "BUG:");
+}
+
+#define RUN(env, ...)	run_cmd((const char *const[]){ RUNNER, __VA_ARGS__, NULL }, (env))
+
+/* Assert cond about run r; on failure the program's output goes to the log as TAP comments. */
+#define check(r, cond, ...)						\
+	do {								\
+		if (!(cond))						\
+			run_dump(&(r));					\
+		cr_assert(cond, __VA_ARGS__);				\
+	} while (0)
+
+#define assert_exit(r, code)						\
+	check(r, WIFEXITED((r).status) && WEXITSTATUS((r).status) == (code), \
+	      "expected exit %d, %s", (code), describe((r).status))
+
+#define assert_signal(r, sig)						\
+	check(r, WIFSIGNALED((r).status) && WTERMSIG((r).status) == (sig), \
+	      "expected signal %d, %s", (sig), describe((r).status))
+
+/* Exactly one report, and it is this one. */
+#define assert_one_report(r, headline)					\
+	do {								\
+		check(r, count((r).err, (headline)) == 1, "expected one '%s'", (headline)); \
+		check(r, any_report((r).err) == 1, "other reports too");	\
+	} while (0)
+
+/* A clean program: silent, and --exit-code does not fire. */
+static void assert_clean(const char *name, const char *arg)
+{
+	struct run r = arg ? RUN(NULL, "--exit-code", "99", prog(name), arg)
+			   : RUN(NULL, "--exit-code", "99", prog(name));
+
+	check(r, any_report(r.err) == 0, "%s reported", name);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* ---- one program per report type ---- */
+
+Test(report, abba_two_threads, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("abba"));
+
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "mutex@0x"), "class names missing");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("abba_deadlock"));
+
+	assert_one_report(r, CIRCULAR);
+	assert_signal(r, SIGALRM);
+	run_free(&r);
+}
+
+Test(report, aa_real_deadlock_reported_before_blocking, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("aa_deadlock"));
+
+	assert_one_report(r, RECURSIVE);
+	assert_signal(r, SIGALRM);
+	run_free(&r);
+}
+
+Test(report, aa_timedlock_times_out_and_balances, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("aa_timed"));
+
+	assert_one_report(r, RECURSIVE);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(report, double_unlock, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("bad_unlock"));
+
+	assert_one_report(r, BAD_UNLOCK);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(report, destroy_of_held_mutex, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("held_freed"));
+
+	assert_one_report(r, HELD_FREED);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(report, thread_exits_holding_a_lock, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("thread_exit_held"));
+
+	assert_one_report(r, HELD_AT_EXIT);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(report, rwlock_read_then_write_inversion, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("rwlock_inversion"));
+
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "rwlock@0x"), "rwlock class name missing");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(report, site_classes_see_type_inversion, .timeout = 20)
+{
+	struct run site = RUN(NULL, "--classes", "site", prog("site_inversion"));
+
+	assert_one_report(site, CIRCULAR);
+	assert_exit(site, 0);
+	run_free(&site);
+	assert_clean("site_inversion", NULL);	/* per instance: no cycle */
+}
+
+Test(report, locking_before_the_module_was_set_up, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("early_ctor"));
+
+	assert_one_report(r, CIRCULAR);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* ---- clean programs: no report ---- */
+
+Test(clean, consistent_order_across_threads, .timeout = 60) { assert_clean("consistent_order", NULL); }
+Test(clean, rwlock_read_read_abba, .timeout = 20) { assert_clean("rwlock_read_abba", NULL); }
+Test(clean, trylock_inversion, .timeout = 20) { assert_clean("trylock_inversion", NULL); }
+Test(clean, cond_wait, .timeout = 20) { assert_clean("cond_wait", NULL); }
+Test(clean, recursive_and_errorcheck_mutexes, .timeout = 20) { assert_clean("recursive", NULL); }
+Test(clean, hand_over_hand, .timeout = 20) { assert_clean("hand_over_hand", NULL); }
+Test(clean, destroy_then_reuse_opposite_order, .timeout = 20) { assert_clean("destroy_reuse", NULL); }
+Test(clean, fork_with_lock_held, .timeout = 20) { assert_clean("fork", NULL); }
+Test(clean, dlopen_library_that_locks, .timeout = 20) { assert_clean("dlopen", DLMOD); }
+Test(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signal_lock", NULL); }
+
+/* ---- the runner ---- */
+
+Test(runner, passes_the_exit_status_through, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("exit_status"), "42");
+
+	assert_exit(r, 42);
+	check(r, r.err[0] == '\0', "stderr not empty");
+	run_free(&r);
+}
+
+Test(runner, exit_code_when_reported, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--exit-code", "7", prog("abba"));
+
+	assert_one_report(r, CIRCULAR);
+	assert_exit(r, 7);
+	run_free(&r);
+	r = RUN(NULL, "--exit-code", "7", prog("exit_status"), "3");
+	assert_exit(r, 3);
+	run_free(&r);
+}
+
+Test(runner, exit_code_survives__exit, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--exit-code", "9", prog("abba"), "_exit", "5");
+
+	assert_exit(r, 9);
+	run_free(&r);
+	r = RUN(NULL, prog("abba"), "_exit", "5");
+	assert_exit(r, 5);
+	run_free(&r);
+}
+
+Test(runner, fatal_aborts_at_the_first_report, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("two_reports"));
+
+	check(r, count(r.err, CIRCULAR) == 1, "no inversion report");
+	check(r, count(r.err, BAD_UNLOCK) == 1, "no bad unlock report");
+	assert_exit(r, 0);
+	run_free(&r);
+
+	r = RUN(NULL, "--fatal", prog("two_reports"));
+	assert_one_report(r, CIRCULAR);
+	assert_signal(r, SIGABRT);
+	check(r, !strstr(r.out, "still running"), "went on after the report");
+	run_free(&r);
+}
+
+Test(runner, validator_off_by_environment, .timeout = 20)
+{
+	const char *env[] = { "UIRQ_LOCKDEP=0", NULL };
+	struct run r = RUN(env, "--exit-code", "7", prog("abba"));
+
+	check(r, any_report(r.err) == 0, "reported");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(runner, log_file_instead_of_stderr, .timeout = 20)
+{
+	char path[] = "/tmp/uirq-lockdep-log-XXXXXX";
+	int fd = mkstemp(path);
+	char text[65536] = "";
+	struct run r;
+	ssize_t n;
+
+	cr_assert_geq(fd, 0);
+	r = RUN(NULL, "--log", path, prog("abba"));
+	assert_exit(r, 0);
+	check(r, any_report(r.err) == 0, "report went to stderr");
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	close(fd);
+	unlink(path);
+	cr_assert_gt(n, 0, "log file empty");
+	text[n] = '\0';
+	cr_assert_eq(count(text, CIRCULAR), 1, "log file without the report");
+	run_free(&r);
+}
+
+Test(runner, environment_for_the_program, .timeout = 20)
+{
+	char preload[4200], expect[8400];
+	const char *env[] = { preload, NULL };
+	struct run r;
+
+	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", DLMOD);
+	r = RUN(env, "--fatal", "--exit-code", "4", "--classes", "site", "--log", "/dev/null",
+		prog("exit_status"), "env", "--fatal", "x y");
+	assert_exit(r, 0);
+	snprintf(expect, sizeof(expect), "LD_PRELOAD=%s:%s\n", DLMOD, PRELOAD);
+	check(r, strstr(r.out, expect), "LD_PRELOAD not appended");
+	check(r, strstr(r.out, "UIRQ_LOCKDEP_FATAL=1\n"), "%s");
+	check(r, strstr(r.out, "UIRQ_LOCKDEP_EXIT_CODE=4\n"), "%s");
+	check(r, strstr(r.out, "UIRQ_LOCKDEP_CLASSES=site\n"), "%s");
+	check(r, strstr(r.out, "UIRQ_LOCKDEP_LOG=/dev/null\n"), "%s");
+	check(r, strstr(r.out, "arg=--fatal\narg=x y\n"), "program arguments mangled");
+	run_free(&r);
+}
+
+Test(runner, finds_the_program_in_path, .timeout = 20)
+{
+	char path[4200];
+	const char *env[] = { path, NULL };
+	struct run r;
+
+	snprintf(path, sizeof(path), "PATH=/nonexistent:%s", PROGS_DIR);
+	r = RUN(env, "exit_status", "3");
+	assert_exit(r, 3);
+	run_free(&r);
+}
+
+Test(runner, missing_program, .timeout = 20)
+{
+	struct run r = RUN(NULL, "/nonexistent/program");
+
+	assert_exit(r, 127);
+	check(r, strstr(r.err, "/nonexistent/program: No such file or directory"), "missing in stderr");
+	run_free(&r);
+	r = RUN(NULL, "no-such-program-anywhere");
+	assert_exit(r, 127);
+	run_free(&r);
+}
+
+Test(runner, static_binary_refused, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("static_prog"));
+
+	assert_exit(r, 126);
+	check(r, strstr(r.err, "static_prog is statically linked; uirq-lockdep needs a "
+			 "dynamically linked program"), "missing in stderr");
+	cr_assert_null(strstr(r.out, "static program ran"));
+	run_free(&r);
+}
+
+Test(runner, usage_errors, .timeout = 20)
+{
+	struct run r = run_cmd((const char *const[]){ RUNNER, NULL }, NULL);
+
+	assert_exit(r, 2);
+	check(r, strstr(r.err, "usage:"), "missing in stderr");
+	run_free(&r);
+	r = RUN(NULL, "--exit-code", "300", prog("exit_status"));
+	assert_exit(r, 2);
+	run_free(&r);
+	r = RUN(NULL, "--classes", "bogus", prog("exit_status"));
+	assert_exit(r, 2);
+	run_free(&r);
+	r = RUN(NULL, "--help");
+	assert_exit(r, 0);
+	check(r, strstr(r.out, "--exit-code N"), "%s");
+	run_free(&r);
+	r = RUN(NULL, "--version");
+	assert_exit(r, 0);
+	check(r, strstr(r.out, "uirq-lockdep "), "%s");
+	run_free(&r);
+}
+
+#ifdef VALGRIND
+/* Memcheck over the runner and the program under the preload library. */
+#define under_valgrind(...)						\
+	run_cmd((const char *const[]){ VALGRIND, "-q", "--error-exitcode=99",	\
+		"--leak-check=full", "--trace-children=yes", RUNNER, __VA_ARGS__, NULL }, NULL)
+
+Test(valgrind, clean_program, .timeout = 300)
+{
+	struct run r = under_valgrind(prog("consistent_order"), "2", "2000");
+
+	assert_exit(r, 0);
+	check(r, any_report(r.err) == 0, "reported");
+	run_free(&r);
+}
+
+Test(valgrind, reporting_program, .timeout = 300)
+{
+	struct run r = under_valgrind(prog("abba"));
+
+	assert_exit(r, 0);
+	assert_one_report(r, CIRCULAR);
+	run_free(&r);
+}
+#endif

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uirq-lockdep: run an unmodified dynamically linked program under lockdep.
+ *
+ * It finds libuirq-lockdep-preload.so, appends it to LD_PRELOAD, turns its
+ * own flags into the module's environment options and exec()s the program,
+ * so the exit status is the program's own (or --exit-code's).
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Exit statuses, as a shell uses them. */
+#define EXIT_USAGE	2
+#define EXIT_NOEXEC	126	/* found but cannot be run under the validator */
+#define EXIT_NOTFOUND	127
+#define EXIT_NOPRELOAD	125	/* our own installation is broken */
+
+static const char *prog_name = "uirq-lockdep";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s [OPTIONS] PROGRAM [ARGS...]\n"
+		"Run PROGRAM under lockdep, the kernel's lock validator, through a pthread\n"
+		"interposer: lock-order inversions, recursive locking, bad unlocks, freed held\n"
+		"locks and threads exiting with locks held are reported as they become possible.\n"
+		"\n"
+		"  --fatal              abort at the first report\n"
+		"  --exit-code N        exit with N (0-255) if anything was reported\n"
+		"  --classes MODE       instance (default): a lock class per lock;\n"
+		"                       site: a class per pthread_*_init call site\n"
+		"  --log FILE           append reports to FILE instead of stderr\n"
+		"  --help               show this help\n"
+		"  --version            show the version\n"
+		"\n"
+		"Otherwise the exit status is PROGRAM's own.  UIRQ_LOCKDEP=0 turns the\n"
+		"validator off; UIRQ_LOCKDEP_PRELOAD names another preload library.\n",
+		prog_name);
+}
+
+static bool readable(const char *path)
+{
+	return path && *path && access(path, R_OK) == 0;
+}
+
+/* Build tree first when we run from it, so tests never pick up an old installation. */
+static const char *find_preload(void)
+{
+	static char self[PATH_MAX];
+	const char *env = getenv("UIRQ_LOCKDEP_PRELOAD");
+	ssize_t n;
+
+	if (env && *env)
+		return readable(env) ? env : NULL;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		if (strcmp(self, UIRQ_LOCKDEP_BUILD_RUNNER) == 0 && readable(UIRQ_LOCKDEP_BUILD_PRELOAD))
+			return UIRQ_LOCKDEP_BUILD_PRELOAD;
+	}
+	if (readable(UIRQ_LOCKDEP_INSTALLED_PRELOAD))
+		return UIRQ_LOCKDEP_INSTALLED_PRELOAD;
+	if (readable(UIRQ_LOCKDEP_BUILD_PRELOAD))
+		return UIRQ_LOCKDEP_BUILD_PRELOAD;
+	return NULL;
+}
+
+/* Where execvp would find name, or NULL with errno set. */
+static char *resolve_program(const char *name)
+{
+	const char *path = getenv("PATH");
+	int saved = ENOENT;
+
+	if (strchr(name, '/'))
+		return access(name, F_OK) == 0 ? strdup(name) : NULL;
+	if (!path)
+		path = "/usr/local/bin:/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		const char *end = strchrnul(p, ':');
+		char *full;
+
+		if (asprintf(&full, "%.*s%s%s", (int)(end - p), p, end == p ? "" : "/", name) < 0)
+			return NULL;
+		if (access(full, X_OK) == 0) {
+			struct stat st;
+
+			if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
+				return full;
+		} else if (errno == EACCES) {
+			saved = EACCES;
+		}
+		free(full);
+		if (*end == '\0')
+			break;
+		p = end;
+	}
+	errno = saved;
+	return NULL;
+}
+
+enum elf_verdict { ELF_DYNAMIC, ELF_STATIC, ELF_OTHER };
+
+/* Only a program with an interpreter (PT_INTERP) runs the dynamic loader that honours LD_PRELOAD. */
+static enum elf_verdict elf_kind(const char *path)
+{
+	unsigned char ident[EI_NIDENT];
+	enum elf_verdict verdict = ELF_OTHER;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return ELF_OTHER;	/* let exec report why */
+	if (pread(fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
+	    memcmp(ident, ELFMAG, SELFMAG) != 0)
+		goto out;
+	verdict = ELF_STATIC;
+	if (ident[EI_CLASS] == ELFCLASS64) {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph;
+
+		if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			goto out;
+		for (unsigned int i = 0; i < eh.e_phnum; i++) {
+			off_t off = (off_t)(eh.e_phoff + (Elf64_Off)i * eh.e_phentsize);
+
+			if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
+				break;
+			if (ph.p_type == PT_INTERP)
+				verdict = ELF_DYNAMIC;
+		}
+	} else if (ident[EI_CLASS] == ELFCLASS32) {
+		Elf32_Ehdr eh;
+		Elf32_Phdr ph;
+
+		if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			goto out;
+		for (unsigned int i = 0; i < eh.e_phnum; i++) {
+			off_t off = (off_t)(eh.e_phoff + (Elf32_Off)i * eh.e_phentsize);
+
+			if (pread(fd, &ph, sizeof(ph), off) != (ssize_t)sizeof(ph))
+				break;
+			if (ph.p_type == PT_INTERP)
+				verdict = ELF_DYNAMIC;
+		}
+	} else {
+		verdict = ELF_OTHER;
+	}
+out:
+	close(fd);
+	return verdict;
+}
+
+/* LD_PRELOAD="existing:ours"; a path with a separator in it cannot be listed there. */
+static int add_preload(const char *lib)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char *val;
+	int ret;
+
+	if (strpbrk(lib, ": \t")) {
+		fprintf(stderr, "%s: %s: the preload library's path contains ':' or a blank, "
+			"which LD_PRELOAD cannot express\n", prog_name, lib);
+		return -1;
+	}
+	if (old && *old) {
+		if (asprintf(&val, "%s:%s", old, lib) < 0)
+			return -1;
+	} else if (!(val = strdup(lib))) {
+		return -1;
+	}
+	ret = setenv("LD_PRELOAD", val, 1);
+	free(val);
+	return ret;
+}
+
+/* --log is relative to where the user typed it, not to where the program chdir()s. */
+static int set_log(const char *file)
+{
+	char *abs = NULL;
+	char cwd[PATH_MAX];
+	int ret;
+
+	if (file[0] != '/' && getcwd(cwd, sizeof(cwd))) {
+		if (asprintf(&abs, "%s/%s", cwd, file) < 0)
+			return -1;
+		file = abs;
+	}
+	ret = setenv("UIRQ_LOCKDEP_LOG", file, 1);
+	free(abs);
+	return ret;
+}
+
+/* exec PROGRAM under the preload library; returns only on failure, with the exit status. */
+static int run(const char *program, char **args)
+{
+	const char *preload;
+
+	if (elf_kind(program) == ELF_STATIC) {
+		fprintf(stderr, "%s: %s is statically linked; uirq-lockdep needs a dynamically "
+			"linked program\n", prog_name, args[0]);
+		return EXIT_NOEXEC;
+	}
+	preload = find_preload();
+	if (!preload) {
+		fprintf(stderr, "%s: cannot find the preload library (looked for %s and %s)\n",
+			prog_name, UIRQ_LOCKDEP_INSTALLED_PRELOAD, UIRQ_LOCKDEP_BUILD_PRELOAD);
+		return EXIT_NOPRELOAD;
+	}
+	if (add_preload(preload) != 0)
+		return EXIT_NOPRELOAD;
+	execv(program, args);
+	fprintf(stderr, "%s: %s: %s\n", prog_name, args[0], strerror(errno));
+	return errno == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_FATAL = 256, OPT_EXIT_CODE, OPT_CLASSES, OPT_LOG, OPT_HELP, OPT_VERSION };
+	static const struct option opts[] = {
+		{ "fatal", no_argument, NULL, OPT_FATAL },
+		{ "exit-code", required_argument, NULL, OPT_EXIT_CODE },
+		{ "classes", required_argument, NULL, OPT_CLASSES },
+		{ "log", required_argument, NULL, OPT_LOG },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *program;
+	int c, status;
+
+	/* '+': options end at PROGRAM, whose own options are left alone. */
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		char *end;
+		long n;
+
+		switch (c) {
+		case OPT_FATAL:
+			setenv("UIRQ_LOCKDEP_FATAL", "1", 1);
+			break;
+		case OPT_EXIT_CODE:
+			n = strtol(optarg, &end, 10);
+			if (!*optarg || *end || n < 0 || n > 255) {
+				fprintf(stderr, "%s: --exit-code wants a number from 0 to 255, not '%s'\n",
+					prog_name, optarg);
+				return EXIT_USAGE;
+			}
+			setenv("UIRQ_LOCKDEP_EXIT_CODE", optarg, 1);
+			break;
+		case OPT_CLASSES:
+			if (strcmp(optarg, "instance") != 0 && strcmp(optarg, "site") != 0) {
+				fprintf(stderr, "%s: --classes is 'instance' or 'site', not '%s'\n",
+					prog_name, optarg);
+				return EXIT_USAGE;
+			}
+			setenv("UIRQ_LOCKDEP_CLASSES", optarg, 1);
+			break;
+		case OPT_LOG:
+			if (set_log(optarg) != 0) {
+				perror(prog_name);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_HELP:
+			usage(stdout);
+			return 0;
+		case OPT_VERSION:
+			printf("uirq-lockdep %s\n", UIRQ_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+
+	program = resolve_program(argv[optind]);
+	if (!program) {
+		fprintf(stderr, "%s: %s: %s\n", prog_name, argv[optind], strerror(errno));
+		return errno == EACCES ? EXIT_NOEXEC : EXIT_NOTFOUND;
+	}
+	status = run(program, argv + optind);
+	free(program);
+	return status;
+}
