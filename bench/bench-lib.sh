@@ -3,10 +3,21 @@
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# Debian packages the benchmarks need: compilers, the two other tools they
-# compare against, the build system, and what the project's own meson setup
-# needs (pkg-config, Criterion for tests/).
-BENCH_PACKAGES=(gcc clang libclang-rt-dev valgrind meson ninja-build pkgconf libcriterion-dev)
+# Debian packages the benchmarks need: compilers (libclang-rt-dev holds
+# clang's TSan runtime, only a Recommends of clang), Valgrind, and whatever
+# the project's own build needs (meson setup configures tests/ too), taken
+# from scripts/deps.sh so that the two lists cannot drift apart.
+# shellcheck disable=SC2034 # used by the scripts that source this
+BENCH_PACKAGES=(gcc clang libclang-rt-dev valgrind meson ninja-build)
+if [ -f "$BENCH_ROOT/scripts/deps.sh" ]; then
+	# shellcheck source=scripts/deps.sh
+	. "$BENCH_ROOT/scripts/deps.sh"
+	BENCH_PACKAGES+=("${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}")
+else
+	BENCH_PACKAGES+=(pkg-config libc6-dev check)
+fi
+# shellcheck disable=SC2207 # package names hold no blanks
+BENCH_PACKAGES=($(printf '%s\n' "${BENCH_PACKAGES[@]}" | sort -u))
 
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 note() { echo "$(basename "$0"): $*" >&2; }
@@ -15,8 +26,10 @@ note() { echo "$(basename "$0"): $*" >&2; }
 bench_ensure_packages() {
 	local missing=() p
 	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-			missing+=("$p")
+		case $(dpkg-query -W -f='${Status}' "$p" 2>&1) in
+		*"install ok installed"*) ;;
+		*) missing+=("$p") ;;
+		esac
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	if [ "$(id -u)" -ne 0 ]; then
@@ -31,12 +44,14 @@ bench_ensure_packages() {
 		die "apt-get install ${missing[*]} failed"
 }
 
-# bench_meson_build DIR LOG [meson options...]: configure DIR (release) if it
-# is not configured yet and build it with at most $JOBS jobs.  Returns
-# non-zero, with the log in LOG, if the tree does not build yet.
+# bench_meson_build DIR LOG "TARGETS" [meson options...]: configure DIR
+# (release) if it is not configured yet and build only TARGETS (ninja target
+# names, space-separated) with at most $JOBS jobs, so that unrelated parts of
+# the tree do not hold the benchmark up.  Returns non-zero, with the log in
+# LOG, if they do not build.
 bench_meson_build() {
-	local dir=$1 log=$2
-	shift 2
+	local dir=$1 log=$2 targets=$3
+	shift 3
 	: >"$log"
 	if [ ! -f "$dir/build.ninja" ]; then
 		local re=()
@@ -44,7 +59,8 @@ bench_meson_build() {
 		[ -f "$dir/meson-private/coredata.dat" ] && re=(--reconfigure)
 		meson setup "${re[@]}" "$dir" "$BENCH_ROOT" -Dbuildtype=release "$@" >>"$log" 2>&1 || return 1
 	fi
-	ninja -C "$dir" -j "${JOBS:-2}" >>"$log" 2>&1
+	# shellcheck disable=SC2086 # TARGETS is a list
+	ninja -C "$dir" -j "${JOBS:-2}" $targets >>"$log" 2>&1
 }
 
 # median of the numbers on stdin, one a line

@@ -22,7 +22,8 @@
  * bench/lock-ops-bench runs all three and puts them side by side.
  *
  * Each figure is the median over REPS timed repetitions of ITERATIONS pairs,
- * after one untimed warm-up repetition (classes registered, chains cached).
+ * after one untimed warm-up repetition (classes registered, chains cached);
+ * the uirq lock's repetitions alternate with its baseline's.
  *
  * Output: a table for people, or with -m one line per case for scripts:
  *   op=NAME ns=X bare=NAME bare_ns=Y
@@ -69,22 +70,32 @@ static double median(double *v, int n)
 }
 
 /*
- * Time BODY (one lock+unlock pair, or one nest) ITERATIONS times, REPS
- * times after a warm-up; yields the median ns per BODY in RESULT.
+ * Time UBODY and BBODY (one lock+unlock pair, or one nest, of the uirq lock
+ * and of its bare baseline) ITERATIONS times each, in alternate repetitions
+ * so that whatever else the machine is doing hits both alike, after one
+ * warm-up repetition of each; yields the medians, in ns per BODY.
  */
-#define TIME_LOOP(result, body)						\
+#define TIME_PAIR(uresult, ubody, bresult, bbody)			\
 	do {								\
-		double samples_[MAX_REPS];				\
+		double us_[MAX_REPS], bs_[MAX_REPS], t0_;		\
 		for (int rep_ = -1; rep_ < reps; rep_++) {		\
-			double t0_ = now_ns();				\
+			t0_ = now_ns();					\
 			for (unsigned long i_ = 0; i_ < iterations; i_++) { \
-				body;					\
+				ubody;					\
 				__asm__ __volatile__("" ::: "memory");	\
 			}						\
 			if (rep_ >= 0)					\
-				samples_[rep_] = (now_ns() - t0_) / (double)iterations; \
+				us_[rep_] = (now_ns() - t0_) / (double)iterations; \
+			t0_ = now_ns();					\
+			for (unsigned long i_ = 0; i_ < iterations; i_++) { \
+				bbody;					\
+				__asm__ __volatile__("" ::: "memory");	\
+			}						\
+			if (rep_ >= 0)					\
+				bs_[rep_] = (now_ns() - t0_) / (double)iterations; \
 		}							\
-		(result) = median(samples_, reps);			\
+		(uresult) = median(us_, reps);				\
+		(bresult) = median(bs_, reps);				\
 	} while (0)
 
 static void *idle_thread(void *arg)
@@ -205,33 +216,33 @@ int main(int argc, char **argv)
 	struct uirq_lockdep_stats st0, st1;
 #endif
 
-	TIME_LOOP(r[0].ns, (uirq_spin_lock(&spin), uirq_spin_unlock(&spin)));
-	TIME_LOOP(r[0].bare_ns, (pthread_spin_lock(&bspin), pthread_spin_unlock(&bspin)));
+	TIME_PAIR(r[0].ns, (uirq_spin_lock(&spin), uirq_spin_unlock(&spin)),
+		  r[0].bare_ns, (pthread_spin_lock(&bspin), pthread_spin_unlock(&bspin)));
 
-	TIME_LOOP(r[1].ns, (uirq_spin_lock_irqsave(&spin_irq, flags),
-			    uirq_spin_unlock_irqrestore(&spin_irq, flags)));
-	r[1].bare_ns = r[0].bare_ns;
+	TIME_PAIR(r[1].ns, (uirq_spin_lock_irqsave(&spin_irq, flags),
+			    uirq_spin_unlock_irqrestore(&spin_irq, flags)),
+		  r[1].bare_ns, (pthread_spin_lock(&bspin), pthread_spin_unlock(&bspin)));
 
-	TIME_LOOP(r[2].ns, (uirq_mutex_lock(&mutex), uirq_mutex_unlock(&mutex)));
-	TIME_LOOP(r[2].bare_ns, (pthread_mutex_lock(&bmutex), pthread_mutex_unlock(&bmutex)));
+	TIME_PAIR(r[2].ns, (uirq_mutex_lock(&mutex), uirq_mutex_unlock(&mutex)),
+		  r[2].bare_ns, (pthread_mutex_lock(&bmutex), pthread_mutex_unlock(&bmutex)));
 
-	TIME_LOOP(r[3].ns, (uirq_read_lock(&rw), uirq_read_unlock(&rw)));
-	TIME_LOOP(r[3].bare_ns, (pthread_rwlock_rdlock(&brw), pthread_rwlock_unlock(&brw)));
+	TIME_PAIR(r[3].ns, (uirq_read_lock(&rw), uirq_read_unlock(&rw)),
+		  r[3].bare_ns, (pthread_rwlock_rdlock(&brw), pthread_rwlock_unlock(&brw)));
 
-	TIME_LOOP(r[4].ns, (uirq_write_lock(&rw), uirq_write_unlock(&rw)));
-	TIME_LOOP(r[4].bare_ns, (pthread_rwlock_wrlock(&brw), pthread_rwlock_unlock(&brw)));
+	TIME_PAIR(r[4].ns, (uirq_write_lock(&rw), uirq_write_unlock(&rw)),
+		  r[4].bare_ns, (pthread_rwlock_wrlock(&brw), pthread_rwlock_unlock(&brw)));
 
 #if UIRQ_CONFIG_LOCKDEP
 	uirq_lockdep_get_stats(&st0);
 #endif
-	TIME_LOOP(r[5].ns, (uirq_spin_lock(&na), uirq_spin_lock(&nb), uirq_spin_lock(&nc),
-			    uirq_spin_unlock(&nc), uirq_spin_unlock(&nb), uirq_spin_unlock(&na)));
+	TIME_PAIR(r[5].ns, (uirq_spin_lock(&na), uirq_spin_lock(&nb), uirq_spin_lock(&nc),
+			    uirq_spin_unlock(&nc), uirq_spin_unlock(&nb), uirq_spin_unlock(&na)),
+		  r[5].bare_ns, (pthread_spin_lock(&ba), pthread_spin_lock(&bb), pthread_spin_lock(&bc),
+				 pthread_spin_unlock(&bc), pthread_spin_unlock(&bb),
+				 pthread_spin_unlock(&ba)));
 #if UIRQ_CONFIG_LOCKDEP
 	uirq_lockdep_get_stats(&st1);
 #endif
-	TIME_LOOP(r[5].bare_ns, (pthread_spin_lock(&ba), pthread_spin_lock(&bb), pthread_spin_lock(&bc),
-				 pthread_spin_unlock(&bc), pthread_spin_unlock(&bb),
-				 pthread_spin_unlock(&ba)));
 
 	const char *mode;
 #if UIRQ_CONFIG_LOCKDEP

@@ -22,8 +22,8 @@ uirq_need_packages() {
 
 # What building and running the main job needs.
 UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev)
-# What the test suite needs on top: the test framework, clang for the TSan leg, valgrind.
-UIRQ_TEST_PACKAGES=(check clang valgrind)
+# What the test suite needs on top: the test framework (Check) and valgrind; the sanitizers come with gcc.
+UIRQ_TEST_PACKAGES=(check valgrind)
 
 # Configure (once) and build a build directory: uirq_build DIR [meson options...]
 uirq_build() {

@@ -31,6 +31,19 @@ extern "C" {
 #define UIRQ_NMI_MASK		0x00f00000u
 #define UIRQ_HARDIRQ_OFFSET	(1u << UIRQ_HARDIRQ_SHIFT)
 
+/* One thread's context; read through the accessors below, changed only through the calls. */
+struct uirq_context {
+	unsigned int preempt_count;
+	bool irqs_off;
+	bool irq_thread;
+};
+
+/*
+ * The calling thread's context.  Exposed, like the kernel's per-cpu
+ * preempt_count, so that lockdep's fast path reads it without a call.
+ */
+extern __thread struct uirq_context uirq__context __attribute__((tls_model("initial-exec")));
+
 /* Disable interrupts on this thread and return the previous state for restore. */
 unsigned long uirq_local_irq_save(void);
 /* Restore the interrupt state returned by uirq_local_irq_save(). */
@@ -40,25 +53,46 @@ void uirq_local_irq_disable(void);
 /* Enable interrupts on this thread (lockdep marks held locks irq-unsafe). */
 void uirq_local_irq_enable(void);
 /* True when interrupts are disabled on this thread. */
-bool uirq_irqs_disabled(void);
+static inline bool uirq_irqs_disabled(void)
+{
+	return uirq__context.irqs_off;
+}
 /* True when the saved flags say interrupts were disabled. */
-bool uirq_irqs_disabled_flags(unsigned long flags);
+static inline bool uirq_irqs_disabled_flags(unsigned long flags)
+{
+	return flags != 0;
+}
 
 /* Raise the preempt count (no sleeping until the matching enable). */
 void uirq_preempt_disable(void);
 /* Lower the preempt count; warns on underflow instead of wrapping. */
 void uirq_preempt_enable(void);
 /* The calling thread's whole preempt count. */
-unsigned int uirq_preempt_count(void);
+static inline unsigned int uirq_preempt_count(void)
+{
+	return uirq__context.preempt_count;
+}
 
 /* True inside a hard-irq section. */
-bool uirq_in_hardirq(void);
+static inline bool uirq_in_hardirq(void)
+{
+	return uirq__context.preempt_count & UIRQ_HARDIRQ_MASK;
+}
 /* True in any interrupt context (hard-irq, softirq or nmi). */
-bool uirq_in_interrupt(void);
+static inline bool uirq_in_interrupt(void)
+{
+	return uirq__context.preempt_count & (UIRQ_HARDIRQ_MASK | UIRQ_SOFTIRQ_MASK | UIRQ_NMI_MASK);
+}
 /* True when sleeping is forbidden: a non-zero preempt count. */
-bool uirq_in_atomic(void);
+static inline bool uirq_in_atomic(void)
+{
+	return uirq__context.preempt_count != 0;
+}
 /* True in plain process context. */
-bool uirq_in_task(void);
+static inline bool uirq_in_task(void)
+{
+	return !uirq_in_interrupt();
+}
 
 /* Enter a hard-irq section: hardirq count++, interrupts must be disabled. */
 void uirq_hardirq_enter(void);
@@ -68,7 +102,10 @@ void uirq_hardirq_exit(void);
 /* Mark (or unmark) the calling thread as an irq handler thread. */
 void uirq_set_irq_thread(bool on);
 /* True when the calling thread is an irq handler thread. */
-bool uirq_is_irq_thread(void);
+static inline bool uirq_is_irq_thread(void)
+{
+	return uirq__context.irq_thread;
+}
 
 /*
  * Hooks called on every interrupt-state transition of the calling thread,

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to core/: the descriptor, the action, their state bits and the
+ * helpers the files of the core share.  Names follow kernel/irq/internals.h
+ * so a kernel engineer finds things where they expect them.
+ */
+#ifndef UIRQ_CORE_INTERNALS_H
+#define UIRQ_CORE_INTERNALS_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+#include <sys/types.h>
+
+#include "uirq/context.h"
+#include "uirq/irq.h"
+#include "uirq/mutex.h"
+#include "uirq/spinlock.h"
+
+/* ---- irq_data state (IRQD_*): written under desc->lock, read anywhere ---- */
+#define IRQD_TRIGGER_MASK		0xfu
+#define IRQD_LEVEL			(1u << 8)
+#define IRQD_DEFAULT_TRIGGER_SET	(1u << 9)
+#define IRQD_IRQ_DISABLED		(1u << 16)
+#define IRQD_IRQ_MASKED			(1u << 17)
+#define IRQD_IRQ_INPROGRESS		(1u << 18)
+#define IRQD_IRQ_STARTED		(1u << 22)
+
+/* ---- desc->istate (IRQS_*): under desc->lock ---- */
+#define IRQS_SPURIOUS_DISABLED		0x00000002u
+#define IRQS_POLL_INPROGRESS		0x00000008u
+#define IRQS_ONESHOT			0x00000020u
+#define IRQS_REPLAY			0x00000040u
+#define IRQS_WAITING			0x00000080u
+#define IRQS_PENDING			0x00000200u
+
+/* ---- desc->settings: the public UIRQ_NOREQUEST... bits plus these ---- */
+#define IRQ_SETTINGS_LEVEL		(1u << 8)
+#define IRQ_SETTINGS_NOPROBE		(1u << 10)
+#define IRQ_SETTINGS_NO_DEBUG		(1u << 21)
+#define IRQ_SETTINGS_PUBLIC_MASK	(UIRQ_NOREQUEST | UIRQ_NOAUTOEN | UIRQ_NOTHREAD | UIRQ_NESTED_THREAD)
+
+/* ---- action->thread_flags (IRQTF_*), also the thread's futex word ---- */
+#define IRQTF_RUNTHREAD			(1u << 0)
+#define IRQTF_WARNED			(1u << 1)
+#define IRQTF_AFFINITY			(1u << 2)
+#define IRQTF_FORCED_THREAD		(1u << 3)
+#define IRQTF_READY			(1u << 4)
+#define IRQTF_SLEEPING			(1u << 5)	/* the thread waits on the futex */
+#define IRQTF_STOP			(1u << 6)	/* kthread_should_stop() */
+#define IRQTF_DIED			(1u << 7)	/* the thread exited on its own */
+#define IRQTF_INRUN			(1u << 8)	/* running its handler */
+
+/* Bit 31 of threads_handled_last: the spurious verdict is deferred (spurious.c). */
+#define SPURIOUS_DEFERRED		0x80000000u
+
+struct uirq_irq_desc;
+
+struct uirq_irqaction {
+	uirq_irq_handler_t handler;
+	void *dev_id;
+	_Atomic(struct uirq_irqaction *) next;
+	uirq_irq_handler_t thread_fn;
+	struct uirq_irqaction *secondary;	/* forced threading: the driver's thread_fn */
+	unsigned int irq;
+	unsigned int flags;
+	unsigned long thread_mask;
+	const char *name;
+	atomic_uint thread_flags;
+	bool has_thread;
+	pid_t tid;				/* the handler thread's Linux tid */
+	pthread_t thread;
+};
+
+/* A line's fd watch (sources' eventfd/timerfd lines); only fd lines pay for it. */
+struct uirq_fd_watch {
+	int fd;
+	int cpu;	/* whose epoll holds it; -1 none */
+	bool armed;
+};
+
+struct uirq_irq_desc {
+	struct uirq_irq_data irq_data;
+	uirq_irq_flow_handler_t handle_irq;
+	_Atomic(struct uirq_irqaction *) action;
+	void *handler_data;
+	const char *name;		/* flow handler name (/proc/interrupts) */
+	_Atomic unsigned int *kstat;	/* per CPU counts, kstat_n entries */
+	struct uirq_fd_watch *watch;	/* under watch_lock (cpu.c) */
+	_Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
+	_Atomic unsigned long threads_oneshot;
+	uint64_t affinity;		/* under desc->lock */
+	uirq_spinlock_t lock;
+	uirq_mutex_t request_mutex;
+	_Atomic unsigned int state;	/* IRQD_* */
+	_Atomic unsigned int istate;	/* IRQS_*: written under desc->lock */
+	_Atomic unsigned int settings;	/* written under desc->lock */
+	unsigned int depth;
+	_Atomic unsigned int irq_count;
+	_Atomic unsigned int irqs_unhandled;
+	atomic_int threads_handled;
+	unsigned int threads_handled_last;
+	atomic_int threads_active;	/* futex word of synchronize_irq() */
+	atomic_int sync_waiters;
+	int parent_irq;
+	_Atomic unsigned int last_unhandled;	/* ms, wrapping like 32-bit jiffies */
+	_Atomic unsigned short cpu;	/* effective CPU */
+	unsigned short kstat_n;
+	_Atomic unsigned char raised;	/* queued on a CPU (latch) */
+};
+
+/* ---- irqd state helpers ---- */
+static inline unsigned int irqd_get(struct uirq_irq_desc *desc)
+{
+	return atomic_load_explicit(&desc->state, memory_order_acquire);
+}
+static inline bool irqd_has(struct uirq_irq_desc *desc, unsigned int bits)
+{
+	return irqd_get(desc) & bits;
+}
+static inline void irqd_set(struct uirq_irq_desc *desc, unsigned int bits)
+{
+	atomic_fetch_or_explicit(&desc->state, bits, memory_order_release);
+}
+static inline void irqd_clear(struct uirq_irq_desc *desc, unsigned int bits)
+{
+	atomic_fetch_and_explicit(&desc->state, ~bits, memory_order_release);
+}
+static inline bool irqd_irq_disabled(struct uirq_irq_desc *d) { return irqd_has(d, IRQD_IRQ_DISABLED); }
+static inline bool irqd_irq_masked(struct uirq_irq_desc *d) { return irqd_has(d, IRQD_IRQ_MASKED); }
+static inline bool irqd_irq_inprogress(struct uirq_irq_desc *d) { return irqd_has(d, IRQD_IRQ_INPROGRESS); }
+static inline bool irqd_is_started(struct uirq_irq_desc *d) { return irqd_has(d, IRQD_IRQ_STARTED); }
+static inline bool irqd_is_level_type(struct uirq_irq_desc *d) { return irqd_has(d, IRQD_LEVEL); }
+static inline unsigned int irqd_get_trigger_type(struct uirq_irq_desc *d)
+{
+	return irqd_get(d) & IRQD_TRIGGER_MASK;
+}
+static inline void irqd_set_trigger_type(struct uirq_irq_desc *d, unsigned int type)
+{
+	irqd_clear(d, IRQD_TRIGGER_MASK);
+	irqd_set(d, (type & IRQD_TRIGGER_MASK) | IRQD_DEFAULT_TRIGGER_SET);
+}
+
+static inline struct uirq_irqaction *desc_action(struct uirq_irq_desc *desc)
+{
+	return atomic_load_explicit(&desc->action, memory_order_acquire);
+}
+static inline struct uirq_irqaction *action_next(struct uirq_irqaction *a)
+{
+	return atomic_load_explicit(&a->next, memory_order_acquire);
+}
+#define for_each_action_of_desc(desc, act) \
+	for ((act) = desc_action(desc); (act); (act) = action_next(act))
+
+static inline bool irq_settings_is_nested_thread(struct uirq_irq_desc *d) { return d->settings & UIRQ_NESTED_THREAD; }
+static inline bool irq_settings_can_request(struct uirq_irq_desc *d) { return !(d->settings & UIRQ_NOREQUEST); }
+static inline bool irq_settings_can_thread(struct uirq_irq_desc *d) { return !(d->settings & UIRQ_NOTHREAD); }
+static inline bool irq_settings_can_autoenable(struct uirq_irq_desc *d) { return !(d->settings & UIRQ_NOAUTOEN); }
+static inline bool irq_settings_is_level(struct uirq_irq_desc *d) { return d->settings & IRQ_SETTINGS_LEVEL; }
+
+/* ---- printk.c: the kernel's words on stderr ---- */
+__attribute__((format(printf, 1, 2))) void uirq_printk(const char *fmt, ...);
+/* WARN(): a "cut here" frame around the message, naming the call site. */
+__attribute__((format(printf, 4, 5)))
+void uirq_warn(const char *file, int line, const char *func, const char *fmt, ...);
+#define UIRQ_WARN(...) uirq_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)
+/* A function's symbol name (%ps), or its address. */
+const char *uirq_symbol(const void *fn, char *buf, size_t len);
+/* Milliseconds since an arbitrary start (jiffies at HZ=1000). */
+unsigned long uirq_jiffies(void);
+
+/* ---- irqdesc.c ---- */
+struct uirq_irq_desc *irq_to_desc(unsigned int irq);
+unsigned int irq_desc_get_irq(struct uirq_irq_desc *desc);
+/* Call fn for every allocated descriptor (sparse lock held: may not allocate). */
+void irq_for_each_desc(void (*fn)(struct uirq_irq_desc *desc, void *arg), void *arg);
+/* Grow every descriptor's per-CPU counters to n CPUs (CPUs stopped). */
+void irq_resize_kstats(unsigned int n);
+/* Highest irq number ever allocated + 1. */
+unsigned int irq_get_nr_irqs(void);
+void kstat_incr_irqs_this_cpu(struct uirq_irq_desc *desc);
+/* Lock the descriptor, taking the chip bus lock first in process context. */
+struct uirq_irq_desc *irq_get_desc_buslock(unsigned int irq, unsigned long *flags);
+void irq_put_desc_busunlock(struct uirq_irq_desc *desc, unsigned long flags);
+void chip_bus_lock(struct uirq_irq_desc *desc);
+void chip_bus_sync_unlock(struct uirq_irq_desc *desc);
+
+/* ---- chip.c ---- */
+int irq_startup(struct uirq_irq_desc *desc, bool resend);
+void irq_shutdown(struct uirq_irq_desc *desc);
+void irq_enable(struct uirq_irq_desc *desc);
+void irq_disable(struct uirq_irq_desc *desc);
+void mask_irq(struct uirq_irq_desc *desc);
+void unmask_irq(struct uirq_irq_desc *desc);
+void unmask_threaded_irq(struct uirq_irq_desc *desc);
+
+/* ---- handle.c ---- */
+uirq_irqreturn_t handle_irq_event(struct uirq_irq_desc *desc);
+uirq_irqreturn_t handle_irq_event_percpu(struct uirq_irq_desc *desc);
+/* Set RUNTHREAD and account the thread; the futex wake may be deferred to irq exit. */
+void __irq_wake_thread(struct uirq_irq_desc *desc, struct uirq_irqaction *action);
+/* The futex wake of a thread whose RUNTHREAD was just set. */
+void irq_thread_kick(struct uirq_irqaction *action);
+/* Defer kicks made while a lock is held or in hard-irq context; flush runs them. */
+void irq_kick_defer_begin(void);
+void irq_kick_flush(void);
+uirq_irqreturn_t irq_default_primary_handler(int irq, void *dev_id);
+void wake_threads_waitq(struct uirq_irq_desc *desc);
+
+/* ---- manage.c ---- */
+void __disable_irq(struct uirq_irq_desc *desc);
+void __enable_irq(struct uirq_irq_desc *desc);
+int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type);
+void irq_finalize_oneshot(struct uirq_irq_desc *desc, struct uirq_irqaction *action);
+bool irq_wait_for_poll(struct uirq_irq_desc *desc);
+/* Sleep a little, escalating (never spin: an RT thread would starve the one it waits for). */
+void uirq_backoff(unsigned int *round);
+
+void irq_update_effective_affinity(struct uirq_irq_desc *desc);
+
+/* ---- spurious.c ---- */
+void note_interrupt(struct uirq_irq_desc *desc, uirq_irqreturn_t action_ret);
+/* Run by CPU 0 for every line, every 100 ms while a line is disabled as spurious. */
+void poll_spurious_irq_one(struct uirq_irq_desc *desc);
+extern atomic_int uirq_spurious_disabled_lines;
+
+/* ---- resend.c ---- */
+int check_irq_resend(struct uirq_irq_desc *desc, bool inject);
+
+/* ---- cpu.c ---- */
+/* This thread's CPU number, or -1 outside the CPUs. */
+int uirq_this_cpu(void);
+/* Online CPU mask (CPU 0 only while no CPUs run). */
+uint64_t uirq_online_mask(void);
+/* Effective CPU for an affinity mask. */
+unsigned int uirq_effective_cpu(uint64_t mask);
+/* Host cores a thread serving CPU cpu may run on; false: any. */
+bool uirq_cpu_host_pin(unsigned int cpu, int *core);
+/* Wake a sleeping CPU so it looks at its work again (the spurious poll). */
+void uirq_cpu_poke(unsigned int cpu);
+/* The line moved to another CPU: move its fd watch. */
+void uirq_cpu_move_watch(struct uirq_irq_desc *desc);
+/* The descriptor is going away: wait until no CPU is handling it; drop its watch. */
+void uirq_cpu_forget_desc(struct uirq_irq_desc *desc);
+
+/* ---- futex helpers ---- */
+void uirq_futex_wait(void *addr, unsigned int val);
+void uirq_futex_wake(void *addr, int nr);
+
+#endif

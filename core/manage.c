@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The driver API (kernel/irq/manage.c): request/free, enable/disable,
+ * synchronize, trigger type, affinity, and the handler threads with their
+ * oneshot finalize and forced threading.
+ *
+ * Lock order: desc->request_mutex -> chip bus lock -> desc->lock.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "uirq/might_sleep.h"
+
+#include "internals.h"
+
+#define IRQ_THREAD_PRIO 50	/* MAX_RT_PRIO / 2, as sched_set_fifo() */
+
+/* ---- disable, enable, synchronize ---- */
+
+void uirq_backoff(unsigned int *round);
+
+static void __synchronize_hardirq(struct uirq_irq_desc *desc)
+{
+	unsigned int round = 0;
+	bool inprogress;
+	unsigned long flags;
+
+	do {
+		while (irqd_irq_inprogress(desc))
+			uirq_backoff(&round);
+		uirq_spin_lock_irqsave(&desc->lock, flags);
+		inprogress = irqd_irq_inprogress(desc);
+		uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	} while (inprogress);
+}
+
+static void wait_for_threads(struct uirq_irq_desc *desc)
+{
+	atomic_fetch_add(&desc->sync_waiters, 1);
+	for (;;) {
+		int v = atomic_load(&desc->threads_active);
+
+		if (v <= 0)
+			break;
+		uirq_futex_wait(&desc->threads_active, (unsigned int)v);
+	}
+	atomic_fetch_sub(&desc->sync_waiters, 1);
+}
+
+static void __synchronize_irq(struct uirq_irq_desc *desc)
+{
+	__synchronize_hardirq(desc);
+	wait_for_threads(desc);
+}
+
+bool uirq_synchronize_hardirq(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return true;
+	__synchronize_hardirq(desc);
+	return !atomic_load(&desc->threads_active);
+}
+
+void uirq_synchronize_irq(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	uirq_might_sleep();
+	if (desc)
+		__synchronize_irq(desc);
+}
+
+void __disable_irq(struct uirq_irq_desc *desc)
+{
+	if (!desc->depth++)
+		irq_disable(desc);
+}
+
+void uirq_disable_irq_nosync(unsigned int irq)
+{
+	unsigned long flags;
+	struct uirq_irq_desc *desc = irq_get_desc_buslock(irq, &flags);
+
+	if (!desc)
+		return;
+	__disable_irq(desc);
+	irq_put_desc_busunlock(desc, flags);
+}
+
+void uirq_disable_irq(unsigned int irq)
+{
+	uirq_might_sleep();
+	if (!irq_to_desc(irq))
+		return;
+	uirq_disable_irq_nosync(irq);
+	uirq_synchronize_irq(irq);
+}
+
+bool uirq_disable_hardirq(unsigned int irq)
+{
+	if (!irq_to_desc(irq))
+		return false;
+	uirq_disable_irq_nosync(irq);
+	return uirq_synchronize_hardirq(irq);
+}
+
+void __enable_irq(struct uirq_irq_desc *desc)
+{
+	switch (desc->depth) {
+	case 0:
+		UIRQ_WARN("Unbalanced enable for IRQ %u\n", desc->irq_data.irq);
+		break;
+	case 1:
+		desc->settings |= IRQ_SETTINGS_NOPROBE;
+		irq_startup(desc, true);	/* depth 0, replays a missed edge */
+		break;
+	default:
+		desc->depth--;
+	}
+}
+
+void uirq_enable_irq(unsigned int irq)
+{
+	unsigned long flags;
+	struct uirq_irq_desc *desc = irq_get_desc_buslock(irq, &flags);
+
+	if (!desc)
+		return;
+	if (!desc->irq_data.chip)
+		UIRQ_WARN("enable_irq before setup/request_irq: irq %u\n", irq);
+	else
+		__enable_irq(desc);
+	irq_put_desc_busunlock(desc, flags);
+}
+
+bool irq_wait_for_poll(struct uirq_irq_desc *desc)
+{
+	unsigned int round = 0;
+
+	if (desc->istate & IRQS_POLL_INPROGRESS && uirq_this_cpu() == 0 &&
+	    irqd_irq_inprogress(desc))
+		return false;	/* the poll runs on this very CPU */
+	do {
+		uirq_spin_unlock(&desc->lock);
+		while (irqd_irq_inprogress(desc))
+			uirq_backoff(&round);
+		uirq_spin_lock(&desc->lock);
+	} while (irqd_irq_inprogress(desc));
+	return !irqd_irq_disabled(desc) && desc_action(desc);
+}
+
+/* ---- trigger type ---- */
+
+int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type)
+{
+	struct uirq_irq_chip *chip = desc->irq_data.chip;
+	int ret;
+
+	if (!chip || !chip->irq_set_type)
+		return 0;	/* the kernel: "No set_type function" is not an error */
+	ret = chip->irq_set_type(&desc->irq_data, type);
+	switch (ret) {
+	case UIRQ_IRQ_SET_MASK_OK:
+	case UIRQ_IRQ_SET_MASK_OK_DONE:
+		irqd_set_trigger_type(desc, type);
+		/* fall through */
+	case UIRQ_IRQ_SET_MASK_OK_NOCOPY:
+		irqd_clear(desc, IRQD_LEVEL);
+		desc->settings &= ~IRQ_SETTINGS_LEVEL;
+		if (irqd_get_trigger_type(desc) & UIRQ_TYPE_LEVEL_MASK) {
+			desc->settings |= IRQ_SETTINGS_LEVEL;
+			irqd_set(desc, IRQD_LEVEL);
+		}
+		ret = 0;
+		break;
+	default: {
+		char sym[128];
+
+		uirq_printk("genirq: Setting trigger mode %u for irq %u failed (%s)\n", type,
+			    desc->irq_data.irq, uirq_symbol((const void *)chip->irq_set_type, sym, sizeof(sym)));
+	}
+	}
+	return ret;
+}
+
+int uirq_irq_set_irq_type(unsigned int irq, unsigned int type)
+{
+	unsigned long flags;
+	struct uirq_irq_desc *desc = irq_get_desc_buslock(irq, &flags);
+	int ret;
+
+	if (!desc)
+		return -EINVAL;
+	ret = __irq_set_trigger(desc, type & UIRQ_TYPE_SENSE_MASK);
+	irq_put_desc_busunlock(desc, flags);
+	return ret;
+}
+
+/* ---- handler threads ---- */
+
+static uirq_irqreturn_t irq_forced_secondary_handler(int irq, void *dev_id)
+{
+	(void)dev_id;
+	UIRQ_WARN("Secondary action handler called for irq %d\n", irq);
+	return UIRQ_IRQ_NONE;
+}
+
+static uirq_irqreturn_t irq_nested_primary_handler(int irq, void *dev_id)
+{
+	(void)dev_id;
+	UIRQ_WARN("Primary handler called for nested irq %d\n", irq);
+	return UIRQ_IRQ_NONE;
+}
+
+static void irq_set_thread_affinity(struct uirq_irqaction *action)
+{
+	if (!action || !action->has_thread)
+		return;
+	if (atomic_fetch_or(&action->thread_flags, IRQTF_AFFINITY) & IRQTF_SLEEPING)
+		irq_thread_kick(action);
+}
+
+static cpu_set_t any_cpu_mask;
+static pthread_once_t any_cpu_once = PTHREAD_ONCE_INIT;
+
+static void any_cpu_init(void)
+{
+	if (sched_getaffinity(0, sizeof(any_cpu_mask), &any_cpu_mask)) {
+		CPU_ZERO(&any_cpu_mask);
+		for (int i = 0; i < CPU_SETSIZE; i++)
+			CPU_SET(i, &any_cpu_mask);
+	}
+}
+
+/* The thread follows its line's CPU: the host core that CPU is pinned to, else anywhere. */
+static void irq_thread_check_affinity(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	cpu_set_t set;
+	int core;
+
+	if (!(atomic_fetch_and(&action->thread_flags, ~IRQTF_AFFINITY) & IRQTF_AFFINITY))
+		return;
+	pthread_once(&any_cpu_once, any_cpu_init);
+	if (uirq_cpu_host_pin(atomic_load_explicit(&desc->cpu, memory_order_relaxed), &core)) {
+		CPU_ZERO(&set);
+		CPU_SET(core, &set);
+	} else {
+		set = any_cpu_mask;
+	}
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void set_thread_name(struct uirq_irqaction *action, bool secondary)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), secondary ? "irq/%u-s-%s" : "irq/%u-%s", action->irq,
+		 action->name ? action->name : "");
+	name[15] = '\0';	/* TASK_COMM_LEN */
+	pthread_setname_np(pthread_self(), name);
+}
+
+static void set_thread_fifo(struct uirq_irqaction *action)
+{
+	static atomic_bool noticed;
+	struct sched_param sp = { .sched_priority = IRQ_THREAD_PRIO };
+	int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+
+	if (err && !atomic_exchange(&noticed, true))
+		uirq_printk("uirq: irq/%u-%s: SCHED_FIFO priority %d not permitted (%s); "
+			    "irq threads run at normal priority\n", action->irq, action->name,
+			    IRQ_THREAD_PRIO, strerror(err));
+}
+
+static int irq_wait_for_interrupt(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	for (;;) {
+		unsigned int v = atomic_load(&action->thread_flags);
+
+		if (v & IRQTF_AFFINITY) {
+			irq_thread_check_affinity(desc, action);
+			continue;
+		}
+		if (v & IRQTF_STOP) {
+			/* Stopped while a run is pending: run one last time. */
+			if (atomic_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD) & IRQTF_RUNTHREAD)
+				return 0;
+			return -1;
+		}
+		if (v & IRQTF_RUNTHREAD) {
+			atomic_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD);
+			return 0;
+		}
+		if (!atomic_compare_exchange_weak(&action->thread_flags, &v, v | IRQTF_SLEEPING))
+			continue;
+		uirq_futex_wait(&action->thread_flags, v | IRQTF_SLEEPING);
+		atomic_fetch_and(&action->thread_flags, ~IRQTF_SLEEPING);
+	}
+}
+
+void irq_finalize_oneshot(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	unsigned int round = 0;
+	unsigned long flags;
+
+	/* Sharers agree on ONESHOT, so the action's flag is the line's IRQS_ONESHOT. */
+	if (!(action->flags & UIRQF_ONESHOT) || action->handler == irq_forced_secondary_handler)
+		return;
+again:
+	chip_bus_lock(desc);
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	/*
+	 * The thread may finish before the hard irq that woke it has left
+	 * its flow handler; unmasking now would leave the line masked for
+	 * good.  Wait, sleeping (a real-time thread must not spin on its CPU).
+	 */
+	if (irqd_irq_inprogress(desc)) {
+		uirq_spin_unlock_irqrestore(&desc->lock, flags);
+		chip_bus_sync_unlock(desc);
+		uirq_backoff(&round);
+		goto again;
+	}
+	/* Woken again meanwhile: keep our bit, the next run finalizes. */
+	if (atomic_load(&action->thread_flags) & IRQTF_RUNTHREAD)
+		goto out_unlock;
+	atomic_fetch_and(&desc->threads_oneshot, ~action->thread_mask);
+	if (!atomic_load(&desc->threads_oneshot) && !irqd_irq_disabled(desc) && irqd_irq_masked(desc))
+		unmask_threaded_irq(desc);
+out_unlock:
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	chip_bus_sync_unlock(desc);
+}
+
+static uirq_irqreturn_t irq_thread_fn(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	uirq_irqreturn_t ret = action->thread_fn((int)action->irq, action->dev_id);
+
+	if (ret == UIRQ_IRQ_HANDLED)
+		atomic_fetch_add(&desc->threads_handled, 1);
+	irq_finalize_oneshot(desc, action);
+	return ret;
+}
+
+/* A forced-threaded primary runs as it would in hard-irq context: interrupts off. */
+static uirq_irqreturn_t irq_forced_thread_fn(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	uirq_irqreturn_t ret;
+
+	uirq_local_irq_disable();
+	ret = action->thread_fn((int)action->irq, action->dev_id);
+	if (ret == UIRQ_IRQ_HANDLED)
+		atomic_fetch_add(&desc->threads_handled, 1);
+	uirq_local_irq_enable();
+	irq_finalize_oneshot(desc, action);
+	return ret;
+}
+
+static void irq_wake_secondary(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	struct uirq_irqaction *secondary = action->secondary;
+	unsigned long flags;
+
+	if (!secondary)
+		return;
+	irq_kick_defer_begin();
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	__irq_wake_thread(desc, secondary);
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	irq_kick_flush();
+}
+
+/* The thread left through pthread_exit() or cancellation in its handler. */
+static void irq_thread_dtor(void *arg)
+{
+	struct uirq_irqaction *action = arg;
+	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
+	char comm[16] = "";
+
+	pthread_getname_np(pthread_self(), comm, sizeof(comm));
+	uirq_printk("genirq: exiting task \"%s\" (%d) is an active IRQ thread (irq %u)\n", comm,
+		    (int)action->tid, action->irq);
+	unsigned int old = atomic_fetch_or(&action->thread_flags, IRQTF_DIED);
+
+	if (!desc)
+		return;
+	old = atomic_fetch_and(&action->thread_flags, ~(IRQTF_RUNTHREAD | IRQTF_INRUN));
+	if (old & (IRQTF_RUNTHREAD | IRQTF_INRUN))
+		wake_threads_waitq(desc);
+	irq_finalize_oneshot(desc, action);
+}
+
+static void *irq_thread(void *arg)
+{
+	struct uirq_irqaction *action = arg;
+	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
+	bool secondary = action->handler == irq_forced_secondary_handler;
+	uirq_irqreturn_t (*handler_fn)(struct uirq_irq_desc *, struct uirq_irqaction *);
+
+	handler_fn = (atomic_load(&action->thread_flags) & IRQTF_FORCED_THREAD) ? irq_forced_thread_fn
+										 : irq_thread_fn;
+	action->tid = (pid_t)syscall(SYS_gettid);
+	set_thread_name(action, secondary);
+	set_thread_fifo(action);
+	uirq_set_irq_thread(true);
+	irq_thread_check_affinity(desc, action);
+	atomic_fetch_or(&action->thread_flags, IRQTF_READY);
+	uirq_futex_wake(&action->thread_flags, INT_MAX);
+
+	pthread_cleanup_push(irq_thread_dtor, action);
+	while (!irq_wait_for_interrupt(desc, action)) {
+		atomic_fetch_or(&action->thread_flags, IRQTF_INRUN);
+		uirq_irqreturn_t ret = handler_fn(desc, action);
+
+		if (ret == UIRQ_IRQ_WAKE_THREAD)
+			irq_wake_secondary(desc, action);
+		atomic_fetch_and(&action->thread_flags, ~IRQTF_INRUN);
+		wake_threads_waitq(desc);
+	}
+	pthread_cleanup_pop(0);
+	return NULL;
+}
+
+static int setup_irq_thread(struct uirq_irqaction *action)
+{
+	int err;
+
+	atomic_store(&action->thread_flags, atomic_load(&action->thread_flags) | IRQTF_AFFINITY);
+	err = pthread_create(&action->thread, NULL, irq_thread, action);
+	if (err)
+		return err == EAGAIN ? -EAGAIN : -ENOMEM;
+	action->has_thread = true;
+	return 0;
+}
+
+static void wait_for_irq_thread_ready(struct uirq_irqaction *action)
+{
+	if (!action || !action->has_thread)
+		return;
+	for (;;) {
+		unsigned int v = atomic_load(&action->thread_flags);
+
+		if (v & IRQTF_READY)
+			return;
+		uirq_futex_wait(&action->thread_flags, v);
+	}
+}
+
+/* kthread_stop(): the thread finishes an in-flight (or pending) run first. */
+static void stop_irq_thread(struct uirq_irqaction *action)
+{
+	if (!action || !action->has_thread)
+		return;
+	atomic_fetch_or(&action->thread_flags, IRQTF_STOP);
+	uirq_futex_wake(&action->thread_flags, INT_MAX);
+	pthread_join(action->thread, NULL);
+	action->has_thread = false;
+}
+
+static bool force_irqthreads_on(void)
+{
+	return uirq_force_irqthreads();
+}
+
+static int irq_setup_forced_threading(struct uirq_irqaction *new)
+{
+	if (!force_irqthreads_on())
+		return 0;
+	if (new->flags & (UIRQF_NO_THREAD | UIRQF_PERCPU | UIRQF_ONESHOT))
+		return 0;
+	if (new->handler == irq_default_primary_handler)
+		return 0;
+	new->flags |= UIRQF_ONESHOT;
+	if (new->handler && new->thread_fn) {
+		struct uirq_irqaction *s = calloc(1, sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		s->handler = irq_forced_secondary_handler;
+		s->thread_fn = new->thread_fn;
+		s->dev_id = new->dev_id;
+		s->irq = new->irq;
+		s->name = new->name;
+		new->secondary = s;
+	}
+	atomic_fetch_or(&new->thread_flags, IRQTF_FORCED_THREAD);
+	new->thread_fn = new->handler;
+	new->handler = irq_default_primary_handler;
+	return 0;
+}
+
+static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq_irqaction *new)
+{
+	struct uirq_irqaction *old;
+	_Atomic(struct uirq_irqaction *) *old_ptr;
+	unsigned long flags, thread_mask = 0;
+	bool shared = false, nested;
+	int ret;
+
+	if (!desc->irq_data.chip)
+		return -ENOSYS;
+	new->irq = irq;
+	if (!(new->flags & UIRQF_TRIGGER_MASK))
+		new->flags |= irqd_get_trigger_type(desc);
+
+	nested = irq_settings_is_nested_thread(desc);
+	if (nested) {
+		if (!new->thread_fn)
+			return -EINVAL;
+		/* The thread_fn runs in the parent's thread: no thread of our own. */
+		new->handler = irq_nested_primary_handler;
+	} else if (irq_settings_can_thread(desc)) {
+		ret = irq_setup_forced_threading(new);
+		if (ret)
+			return ret;
+	}
+
+	if (new->thread_fn && !nested) {
+		ret = setup_irq_thread(new);
+		if (ret)
+			return ret;
+		if (new->secondary) {
+			ret = setup_irq_thread(new->secondary);
+			if (ret)
+				goto out_thread;
+		}
+	}
+
+	if (desc->irq_data.chip->flags & UIRQCHIP_ONESHOT_SAFE)
+		new->flags &= ~UIRQF_ONESHOT;
+
+	uirq_mutex_lock(&desc->request_mutex);
+	chip_bus_lock(desc);
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+
+	old_ptr = &desc->action;
+	old = atomic_load(old_ptr);
+	if (old) {
+		unsigned int oldtype;
+
+		if (irqd_has(desc, IRQD_DEFAULT_TRIGGER_SET)) {
+			oldtype = irqd_get_trigger_type(desc);
+		} else {
+			oldtype = new->flags & UIRQF_TRIGGER_MASK;
+			irqd_set_trigger_type(desc, oldtype);
+		}
+		if (!((old->flags & new->flags) & UIRQF_SHARED) ||
+		    oldtype != (new->flags & UIRQF_TRIGGER_MASK))
+			goto mismatch;
+		if ((old->flags & UIRQF_ONESHOT) && (new->flags & UIRQF_COND_ONESHOT))
+			new->flags |= UIRQF_ONESHOT;
+		else if ((old->flags ^ new->flags) & UIRQF_ONESHOT)
+			goto mismatch;
+		if ((old->flags & UIRQF_PERCPU) != (new->flags & UIRQF_PERCPU))
+			goto mismatch;
+		do {
+			thread_mask |= old->thread_mask;
+			old_ptr = &old->next;
+			old = atomic_load(old_ptr);
+		} while (old);
+		shared = true;
+	}
+
+	if (new->flags & UIRQF_ONESHOT) {
+		if (thread_mask == ~0ul) {
+			ret = -EBUSY;
+			goto out_unlock;
+		}
+		new->thread_mask = 1ul << __builtin_ctzl(~thread_mask);
+	} else if (new->handler == irq_default_primary_handler &&
+		   !(desc->irq_data.chip->flags & UIRQCHIP_ONESHOT_SAFE)) {
+		uirq_printk("genirq: Threaded irq requested with handler=NULL and !ONESHOT for %s (irq %u)\n",
+			    new->name, irq);
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+
+	if (!shared) {
+		if (new->flags & UIRQF_TRIGGER_MASK) {
+			ret = __irq_set_trigger(desc, new->flags & UIRQF_TRIGGER_MASK);
+			if (ret)
+				goto out_unlock;
+		}
+		if (desc->istate & IRQS_SPURIOUS_DISABLED)
+			atomic_fetch_sub(&uirq_spurious_disabled_lines, 1);
+		desc->istate &= ~(IRQS_SPURIOUS_DISABLED | IRQS_ONESHOT | IRQS_WAITING);
+		irqd_clear(desc, IRQD_IRQ_INPROGRESS);
+		if (new->flags & UIRQF_ONESHOT)
+			desc->istate |= IRQS_ONESHOT;
+		if (!(new->flags & UIRQF_NO_AUTOEN) && irq_settings_can_autoenable(desc)) {
+			irq_startup(desc, true);
+		} else {
+			/* Undo nested disables: */
+			desc->depth = 1;
+		}
+	} else if (new->flags & UIRQF_TRIGGER_MASK) {
+		unsigned int nmsk = new->flags & UIRQF_TRIGGER_MASK;
+		unsigned int omsk = irqd_get_trigger_type(desc);
+
+		if (nmsk != omsk)
+			uirq_printk("genirq: irq %u uses trigger mode %u; requested %u\n", irq, omsk, nmsk);
+	}
+
+	atomic_store_explicit(old_ptr, new, memory_order_release);
+
+	/* Reset broken irq detection when installing new handler */
+	atomic_store(&desc->irq_count, 0);
+	atomic_store(&desc->irqs_unhandled, 0);
+	if (shared && (desc->istate & IRQS_SPURIOUS_DISABLED)) {
+		desc->istate &= ~IRQS_SPURIOUS_DISABLED;
+		atomic_fetch_sub(&uirq_spurious_disabled_lines, 1);
+		__enable_irq(desc);
+	}
+
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	chip_bus_sync_unlock(desc);
+	uirq_mutex_unlock(&desc->request_mutex);
+
+	wait_for_irq_thread_ready(new);
+	wait_for_irq_thread_ready(new->secondary);
+	return 0;
+
+mismatch:
+	if (!(new->flags & UIRQF_PROBE_SHARED))
+		uirq_printk("genirq: Flags mismatch irq %u. %08x (%s) vs. %08x (%s)\n", irq, new->flags,
+			    new->name, old->flags, old->name);
+	ret = -EBUSY;
+out_unlock:
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	chip_bus_sync_unlock(desc);
+	uirq_mutex_unlock(&desc->request_mutex);
+out_thread:
+	stop_irq_thread(new);
+	stop_irq_thread(new->secondary);
+	return ret;
+}
+
+/* Requests the kernel refuses before looking at the line. */
+static bool bad_request_flags(unsigned long irqflags, void *dev_id)
+{
+	return ((irqflags & UIRQF_SHARED) && !dev_id) ||
+	       ((irqflags & UIRQF_SHARED) && (irqflags & UIRQF_NO_AUTOEN));
+}
+
+int uirq_request_threaded_irq(unsigned int irq, uirq_irq_handler_t handler,
+			      uirq_irq_handler_t thread_fn, unsigned long irqflags,
+			      const char *name, void *dev_id)
+{
+	struct uirq_irq_desc *desc;
+	struct uirq_irqaction *action;
+	int ret;
+
+	if (bad_request_flags(irqflags, dev_id))
+		return -EINVAL;
+	desc = irq_to_desc(irq);
+	if (!desc)
+		return -EINVAL;
+	if (!irq_settings_can_request(desc))
+		return -EINVAL;
+	if (!handler) {
+		if (!thread_fn)
+			return -EINVAL;
+		handler = irq_default_primary_handler;
+	}
+	action = calloc(1, sizeof(*action));
+	if (!action)
+		return -ENOMEM;
+	action->handler = handler;
+	action->thread_fn = thread_fn;
+	action->flags = (unsigned int)irqflags;
+	action->name = name;
+	action->dev_id = dev_id;
+
+	ret = __setup_irq(irq, desc, action);
+	if (ret) {
+		free(action->secondary);
+		free(action);
+	}
+	return ret;
+}
+
+int uirq_request_irq(unsigned int irq, uirq_irq_handler_t handler, unsigned long flags,
+		     const char *name, void *dev_id)
+{
+	return uirq_request_threaded_irq(irq, handler, NULL, flags, name, dev_id);
+}
+
+int uirq_request_any_context_irq(unsigned int irq, uirq_irq_handler_t handler,
+				 unsigned long flags, const char *name, void *dev_id)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	int ret;
+
+	if (!desc)
+		return -EINVAL;
+	if (irq_settings_is_nested_thread(desc)) {
+		ret = uirq_request_threaded_irq(irq, NULL, handler, flags, name, dev_id);
+		return !ret ? UIRQC_IS_NESTED : ret;
+	}
+	ret = uirq_request_irq(irq, handler, flags, name, dev_id);
+	return !ret ? UIRQC_IS_HARDIRQ : ret;
+}
+
+static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_id)
+{
+	unsigned int irq = desc->irq_data.irq;
+	struct uirq_irqaction *action;
+	_Atomic(struct uirq_irqaction *) *action_ptr;
+	unsigned long flags;
+
+	uirq_mutex_lock(&desc->request_mutex);
+	chip_bus_lock(desc);
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+
+	action_ptr = &desc->action;
+	for (;;) {
+		action = atomic_load(action_ptr);
+		if (!action) {
+			UIRQ_WARN("Trying to free already-free IRQ %u\n", irq);
+			uirq_spin_unlock_irqrestore(&desc->lock, flags);
+			chip_bus_sync_unlock(desc);
+			uirq_mutex_unlock(&desc->request_mutex);
+			return NULL;
+		}
+		if (action->dev_id == dev_id)
+			break;
+		action_ptr = &action->next;
+	}
+	atomic_store_explicit(action_ptr, action_next(action), memory_order_release);
+	if (!desc_action(desc))
+		irq_shutdown(desc);
+
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	/* Drop the bus lock before waiting: the threads' finalize takes it. */
+	chip_bus_sync_unlock(desc);
+
+	/* No hard handler may still run it, nor a thread of the line. */
+	__synchronize_irq(desc);
+
+	stop_irq_thread(action);
+	stop_irq_thread(action->secondary);
+
+	uirq_mutex_unlock(&desc->request_mutex);
+	free(action->secondary);
+	return action;
+}
+
+const char *uirq_free_irq(unsigned int irq, void *dev_id)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	struct uirq_irqaction *action;
+	const char *devname;
+
+	if (!desc)
+		return NULL;
+	uirq_might_sleep();
+	action = __free_irq(desc, dev_id);
+	if (!action)
+		return NULL;
+	devname = action->name;
+	free(action);
+	return devname;
+}
+
+/* ---- affinity, thread wake, thread priority ---- */
+
+/* Recompute the line's CPU from its affinity; threads and fd watch follow. */
+static void set_affinity_locked(struct uirq_irq_desc *desc, bool set, uint64_t cpumask)
+{
+	struct uirq_irqaction *action;
+	unsigned long flags;
+	unsigned int cpu, old;
+
+	/* The request mutex keeps the actions (and their threads) alive for the kicks. */
+	uirq_mutex_lock(&desc->request_mutex);
+	irq_kick_defer_begin();
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	if (set)
+		desc->affinity = cpumask;
+	cpu = uirq_effective_cpu(desc->affinity);
+	old = atomic_load(&desc->cpu);
+	atomic_store(&desc->cpu, (unsigned short)cpu);
+	for_each_action_of_desc(desc, action) {
+		irq_set_thread_affinity(action);
+		irq_set_thread_affinity(action->secondary);
+	}
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	irq_kick_flush();
+	if (cpu != old)
+		uirq_cpu_move_watch(desc);
+	uirq_mutex_unlock(&desc->request_mutex);
+}
+
+void irq_update_effective_affinity(struct uirq_irq_desc *desc)
+{
+	set_affinity_locked(desc, false, 0);
+}
+
+int uirq_irq_set_affinity(unsigned int irq, uint64_t cpumask)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return -EINVAL;
+	if (!(cpumask & uirq_online_mask()))
+		return -EINVAL;
+	set_affinity_locked(desc, true, cpumask);
+	return 0;
+}
+
+void uirq_irq_wake_thread(unsigned int irq, void *dev_id)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	struct uirq_irqaction *action;
+	unsigned long flags;
+
+	if (!desc)
+		return;
+	irq_kick_defer_begin();
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	for_each_action_of_desc(desc, action) {
+		if (action->dev_id == dev_id) {
+			if (action->has_thread)
+				__irq_wake_thread(desc, action);
+			break;
+		}
+	}
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	irq_kick_flush();
+}
+
+int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	struct uirq_irqaction *action;
+	int ret = -EINVAL;
+
+	if (!desc || prio < 0 || prio > 99)
+		return -EINVAL;
+	uirq_mutex_lock(&desc->request_mutex);
+	for_each_action_of_desc(desc, action) {
+		if (action->dev_id != dev_id)
+			continue;
+		if (action->has_thread) {
+			struct sched_param sp = { .sched_priority = prio };
+			int err = pthread_setschedparam(action->thread, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
+
+			ret = -err;
+		}
+		break;
+	}
+	uirq_mutex_unlock(&desc->request_mutex);
+	return ret;
+}
+
+/* ---- queries ---- */
+
+bool uirq_irq_is_enabled(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	return desc && !irqd_irq_disabled(desc);
+}
+
+unsigned int uirq_irq_get_depth(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	unsigned long flags;
+	unsigned int depth;
+
+	if (!desc)
+		return 0;
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	depth = desc->depth;
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	return depth;
+}
+
+unsigned int uirq_irq_get_trigger_type(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	return desc ? irqd_get_trigger_type(desc) : 0;
+}

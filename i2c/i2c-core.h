@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared inside the i2c layer only: counters and the clock. */
+#ifndef UIRQ_I2C_CORE_H
+#define UIRQ_I2C_CORE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "uirq/i2c.h"
+
+/* Counters are read by other threads while a transfer updates them. */
+static inline void i2c_stat_add(uint64_t *counter, uint64_t n)
+{
+	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t i2c_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* An adapter that models the wire reports each transfer's time here (bus lock held). */
+void i2c_account_wire(struct uirq_i2c_adapter *adap, uint64_t wire_ns, uint64_t sleep_ns);
+
+/* Wire time of msgs, the last message cut to last_len bytes (a transfer that failed in it). */
+int i2c_wire_time_partial(const struct uirq_i2c_msg *msgs, int num, int last_len,
+			  unsigned long bus_hz, struct uirq_i2c_wire_time *wt);
+
+#endif

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The generic IRQ layer (genirq): descriptors, chips, flow handlers and the
+ * request/free/enable/disable API with threaded handlers, as mainline Linux
+ * has them.  Kernel names are in include/compat/linux/{irq,interrupt}.h.
+ *
+ * Execution model (see DESIGN.md): CPUs are uirq threads that take
+ * interrupts and run flow handlers and primary handlers in hard-irq context;
+ * every threaded action gets its own handler thread "irq/N-name".
+ *
+ * Where user space forces a difference from the kernel it is said next to
+ * the function.
+ */
+#ifndef UIRQ_IRQ_H
+#define UIRQ_IRQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uirq/mutex.h"
+#include "uirq/spinlock.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- return values of handlers ---- */
+typedef enum uirq_irqreturn {
+	UIRQ_IRQ_NONE = 0,
+	UIRQ_IRQ_HANDLED = 1 << 0,
+	UIRQ_IRQ_WAKE_THREAD = 1 << 1,
+} uirq_irqreturn_t;
+
+typedef uirq_irqreturn_t (*uirq_irq_handler_t)(int irq, void *dev_id);
+
+/* ---- request flags: the kernel's values ---- */
+#define UIRQF_TRIGGER_NONE	0x00000000u
+#define UIRQF_TRIGGER_RISING	0x00000001u
+#define UIRQF_TRIGGER_FALLING	0x00000002u
+#define UIRQF_TRIGGER_HIGH	0x00000004u
+#define UIRQF_TRIGGER_LOW	0x00000008u
+#define UIRQF_TRIGGER_MASK	0x0000000fu
+#define UIRQF_SHARED		0x00000080u
+#define UIRQF_PROBE_SHARED	0x00000100u
+#define UIRQF_PERCPU		0x00000400u
+#define UIRQF_NOBALANCING	0x00000800u
+#define UIRQF_IRQPOLL		0x00001000u
+#define UIRQF_ONESHOT		0x00002000u
+#define UIRQF_NO_SUSPEND	0x00004000u
+#define UIRQF_NO_THREAD		0x00010000u
+#define UIRQF_NO_AUTOEN		0x00080000u
+#define UIRQF_NO_DEBUG		0x00100000u
+#define UIRQF_COND_ONESHOT	0x00200000u
+
+/* ---- line types (irq_set_irq_type) ---- */
+#define UIRQ_TYPE_NONE		0x0u
+#define UIRQ_TYPE_EDGE_RISING	0x1u
+#define UIRQ_TYPE_EDGE_FALLING	0x2u
+#define UIRQ_TYPE_EDGE_BOTH	0x3u
+#define UIRQ_TYPE_LEVEL_HIGH	0x4u
+#define UIRQ_TYPE_LEVEL_LOW	0x8u
+#define UIRQ_TYPE_LEVEL_MASK	0xcu
+#define UIRQ_TYPE_SENSE_MASK	0xfu
+
+/* irq_set_type() results of a chip (the kernel's IRQ_SET_MASK_OK*); negative: -errno */
+enum { UIRQ_IRQ_SET_MASK_OK = 0, UIRQ_IRQ_SET_MASK_OK_NOCOPY = 1, UIRQ_IRQ_SET_MASK_OK_DONE = 2 };
+
+/* request_any_context_irq() results */
+enum { UIRQC_IS_HARDIRQ = 0, UIRQC_IS_NESTED = 1 };
+
+/* ---- per-line status settings (irq_set_status_flags / irq_modify_status) ---- */
+#define UIRQ_NOREQUEST		(1u << 11)
+#define UIRQ_NOAUTOEN		(1u << 12)
+#define UIRQ_NOTHREAD		(1u << 16)
+#define UIRQ_NESTED_THREAD	(1u << 15)
+
+/* ---- chip flags ---- */
+#define UIRQCHIP_ONESHOT_SAFE	(1u << 5)
+#define UIRQCHIP_EOI_THREADED	(1u << 6)
+
+#define UIRQ_MAX_CPUS		64
+
+struct uirq_irq_desc;
+struct uirq_irq_domain;
+
+/* What a chip callback is given: the line as its controller sees it. */
+struct uirq_irq_data {
+	unsigned int irq;
+	unsigned long hwirq;
+	struct uirq_irq_chip *chip;
+	void *chip_data;
+	struct uirq_irq_domain *domain;
+	struct uirq_irq_desc *desc;
+};
+
+/*
+ * An interrupt controller.  Every callback is optional.  mask/unmask/ack/eoi
+ * run in hard-irq context with the descriptor lock held and must not sleep;
+ * irq_bus_lock/irq_bus_sync_unlock bracket every process-context change
+ * (request, free, enable, disable, set_type) so a chip behind a slow bus can
+ * keep shadows in the fast callbacks and write them out in sync_unlock.
+ */
+struct uirq_irq_chip {
+	const char *name;
+	unsigned int (*irq_startup)(struct uirq_irq_data *d);
+	void (*irq_shutdown)(struct uirq_irq_data *d);
+	void (*irq_enable)(struct uirq_irq_data *d);
+	void (*irq_disable)(struct uirq_irq_data *d);
+	void (*irq_ack)(struct uirq_irq_data *d);
+	void (*irq_mask)(struct uirq_irq_data *d);
+	void (*irq_mask_ack)(struct uirq_irq_data *d);
+	void (*irq_unmask)(struct uirq_irq_data *d);
+	void (*irq_eoi)(struct uirq_irq_data *d);
+	int (*irq_set_type)(struct uirq_irq_data *d, unsigned int type);
+	int (*irq_retrigger)(struct uirq_irq_data *d);
+	void (*irq_bus_lock)(struct uirq_irq_data *d);
+	void (*irq_bus_sync_unlock)(struct uirq_irq_data *d);
+	unsigned long flags;
+};
+
+typedef void (*uirq_irq_flow_handler_t)(struct uirq_irq_desc *desc);
+
+/* ---- descriptors and domains ---- */
+
+/* Allocate cnt consecutive descriptors (irq numbers from 1 up); returns the first or -errno. */
+int uirq_irq_alloc_descs(int irq, unsigned int from, unsigned int cnt);
+/* Free descriptors allocated with uirq_irq_alloc_descs(); lines must be free. */
+void uirq_irq_free_descs(unsigned int from, unsigned int cnt);
+/* The descriptor of an irq number, or NULL. */
+struct uirq_irq_desc *uirq_irq_to_desc(unsigned int irq);
+/* The chip data of a line (irq_data.chip_data). */
+struct uirq_irq_data *uirq_irq_get_irq_data(unsigned int irq);
+
+/* Set a line's chip and flow handler (handle NULL leaves the line unusable). */
+void uirq_irq_set_chip_and_handler_name(unsigned int irq, struct uirq_irq_chip *chip,
+					uirq_irq_flow_handler_t handle, const char *name);
+/* Set a line's chip only. */
+int uirq_irq_set_chip(unsigned int irq, struct uirq_irq_chip *chip);
+/* Set a line's chip data. */
+int uirq_irq_set_chip_data(unsigned int irq, void *data);
+/* Set a line's flow handler. */
+void uirq_irq_set_handler(unsigned int irq, uirq_irq_flow_handler_t handle);
+/* Install a chained (demultiplexing) flow handler: line NOREQUEST|NOTHREAD, started at once. */
+void uirq_irq_set_chained_handler_and_data(unsigned int irq, uirq_irq_flow_handler_t handle,
+					   void *data);
+/* The handler data of a chained line. */
+void *uirq_irq_desc_get_handler_data(struct uirq_irq_desc *desc);
+/* Mark a line's handlers as nested: their thread_fn runs in the parent's thread. */
+void uirq_irq_set_nested_thread(unsigned int irq, bool nest);
+/* Record the parent line, through which a nested line is resent. */
+int uirq_irq_set_parent(unsigned int irq, int parent_irq);
+/* Clear then set UIRQ_NOREQUEST/NOAUTOEN/NOTHREAD/NESTED_THREAD settings. */
+void uirq_irq_modify_status(unsigned int irq, unsigned int clr, unsigned int set);
+
+/* A linear hwirq -> irq map for one controller (like a linear irq domain). */
+struct uirq_irq_domain *uirq_irq_domain_add_linear(const char *name, unsigned int size,
+						   struct uirq_irq_chip *chip, void *chip_data,
+						   uirq_irq_flow_handler_t handle);
+/* A controller's own setup per mapping, as the kernel's irq_domain_ops. */
+struct uirq_irq_domain_ops {
+	/* Set up the new line virq for hw (chip, handler, data); non-zero refuses the mapping. */
+	int (*map)(struct uirq_irq_domain *d, unsigned int virq, unsigned long hw);
+	/* Undo map() before the line's descriptor is freed. */
+	void (*unmap)(struct uirq_irq_domain *d, unsigned int virq);
+};
+/* A linear domain whose mappings ops->map() sets up (irq_domain_add_linear); NULL on failure. */
+struct uirq_irq_domain *uirq_irq_domain_create_linear(const char *name, unsigned int size,
+						      const struct uirq_irq_domain_ops *ops,
+						      void *host_data);
+/* The host_data given at creation (the kernel's d->host_data). */
+void *uirq_irq_domain_get_host_data(struct uirq_irq_domain *d);
+/* Undo one mapping made by uirq_irq_create_mapping(); the line must be free. */
+void uirq_irq_dispose_mapping(unsigned int virq);
+
+/* Map hwirq to a new descriptor (or return the existing mapping); 0 on failure. */
+unsigned int uirq_irq_create_mapping(struct uirq_irq_domain *d, unsigned long hwirq);
+/* The irq mapped to hwirq, or 0. */
+unsigned int uirq_irq_find_mapping(struct uirq_irq_domain *d, unsigned long hwirq);
+/* Dispose of every mapping and the domain. */
+void uirq_irq_domain_remove(struct uirq_irq_domain *d);
+
+/* ---- flow handlers ---- */
+void uirq_handle_level_irq(struct uirq_irq_desc *desc);
+void uirq_handle_edge_irq(struct uirq_irq_desc *desc);
+void uirq_handle_fasteoi_irq(struct uirq_irq_desc *desc);
+void uirq_handle_simple_irq(struct uirq_irq_desc *desc);
+/* Run a nested line's thread functions in the calling (parent handler) thread; may sleep. */
+void uirq_handle_nested_irq(unsigned int irq);
+/* Run a line's flow handler from hard-irq context (a demultiplexer's child); -EINVAL if unknown. */
+int uirq_generic_handle_irq(unsigned int irq);
+/* Chained handlers call these around their demultiplexing. */
+void uirq_chained_irq_enter(struct uirq_irq_chip *chip, struct uirq_irq_desc *desc);
+void uirq_chained_irq_exit(struct uirq_irq_chip *chip, struct uirq_irq_desc *desc);
+/* The chip and irq_data of a descriptor (for chained handlers). */
+struct uirq_irq_chip *uirq_irq_desc_get_chip(struct uirq_irq_desc *desc);
+struct uirq_irq_data *uirq_irq_desc_get_irq_data(struct uirq_irq_desc *desc);
+
+/* ---- request and free ---- */
+
+/* Install a handler; handler NULL installs the default primary (needs ONESHOT). 0 or -errno. */
+int uirq_request_threaded_irq(unsigned int irq, uirq_irq_handler_t handler,
+			      uirq_irq_handler_t thread_fn, unsigned long flags,
+			      const char *name, void *dev_id);
+/* Install a primary-only handler. */
+int uirq_request_irq(unsigned int irq, uirq_irq_handler_t handler, unsigned long flags,
+		     const char *name, void *dev_id);
+/* Threaded on nested lines (returns UIRQC_IS_NESTED), else hard-irq (UIRQC_IS_HARDIRQ); or -errno. */
+int uirq_request_any_context_irq(unsigned int irq, uirq_irq_handler_t handler,
+				 unsigned long flags, const char *name, void *dev_id);
+/* Remove the action of dev_id, waiting for its handlers; returns its name (NULL if none). */
+const char *uirq_free_irq(unsigned int irq, void *dev_id);
+
+/* ---- enable, disable, synchronize ---- */
+
+/* Disable (depth++) without waiting for running handlers. */
+void uirq_disable_irq_nosync(unsigned int irq);
+/* Disable and wait for running handlers, threads included (may sleep). */
+void uirq_disable_irq(unsigned int irq);
+/* Disable and wait for hard-irq handlers only; false if a thread is still active. */
+bool uirq_disable_hardirq(unsigned int irq);
+/* depth--; at 0 the line runs again and a missed edge is replayed. */
+void uirq_enable_irq(unsigned int irq);
+/* Wait until no hard-irq handler of the line runs. */
+bool uirq_synchronize_hardirq(unsigned int irq);
+/* Wait until no handler of the line runs, threads included (may sleep). */
+void uirq_synchronize_irq(unsigned int irq);
+/* Set the trigger type through the chip; -EINVAL if the chip refuses. */
+int uirq_irq_set_irq_type(unsigned int irq, unsigned int type);
+/* Move the line (and its handler threads) to the first CPU in mask; -EINVAL if none. */
+int uirq_irq_set_affinity(unsigned int irq, uint64_t cpumask);
+/* Wake the thread of dev_id's action as a primary handler returning IRQ_WAKE_THREAD would. */
+void uirq_irq_wake_thread(unsigned int irq, void *dev_id);
+/* Set the SCHED_FIFO priority of dev_id's handler thread (the kernel's default is 50). */
+int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio);
+
+/* Line state queries. */
+bool uirq_irq_is_enabled(unsigned int irq);
+unsigned int uirq_irq_get_depth(unsigned int irq);
+unsigned int uirq_irq_get_trigger_type(unsigned int irq);
+
+/* ---- raising interrupts (used by interrupt sources) ---- */
+
+/* Deliver the line to its CPU: the CPU runs the flow handler in hard-irq context. */
+int uirq_irq_raise(unsigned int irq);
+
+/* ---- CPUs ---- */
+
+/*
+ * Real file descriptors as lines: the CPU serving irq watches fd and raises
+ * the line when it becomes readable.  The watch is one-shot: after each
+ * raise the fd is not watched again until uirq_cpu_rearm_fd(), which the
+ * fd's chip calls from its ack/unmask callbacks (hard-irq context is fine).
+ * Moving the line's affinity moves the watch.
+ */
+int uirq_cpu_watch_fd(unsigned int irq, int fd);
+/* Watch the line's fd again (after a raise). */
+void uirq_cpu_rearm_fd(unsigned int irq);
+/* Stop watching the line's fd (the fd is not closed). */
+void uirq_cpu_unwatch_fd(unsigned int irq);
+
+struct uirq_cpu_config {
+	unsigned int nr_cpus;		/* 0: 1 CPU */
+	int pin[UIRQ_MAX_CPUS];		/* host core per CPU; -1: not pinned */
+	bool threadirqs;		/* forced threading (the threadirqs boot option) */
+};
+
+/* Start the CPUs (NULL: one CPU, no pinning, no forced threading). */
+int uirq_cpus_start(const struct uirq_cpu_config *cfg);
+/* Stop the CPUs after the lines they are running; lines must be freed first. */
+void uirq_cpus_stop(void);
+/* Number of CPUs running. */
+unsigned int uirq_num_cpus(void);
+/* Whether forced threading is on. */
+bool uirq_force_irqthreads(void);
+/* Switch forced threading at run time; it applies to handlers requested afterwards. */
+void uirq_set_force_irqthreads(bool on);
+
+/* ---- statistics and /proc views ---- */
+
+/* Total interrupts the line took on cpu. */
+unsigned long uirq_kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
+/* Total interrupts the line took on every CPU. */
+unsigned long uirq_kstat_irqs(unsigned int irq);
+/* Print the /proc/interrupts layout of every line with an action. */
+void uirq_show_interrupts(FILE *f);
+/* Print /proc/irq/N/spurious for one line. */
+int uirq_show_spurious(FILE *f, unsigned int irq);
+/* Bytes one line costs without actions (descriptor + per-CPU counters at the running CPU count). */
+size_t uirq_irq_line_footprint(void);
+/* Bytes one action costs (its handler thread's stack not counted). */
+size_t uirq_irq_action_footprint(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

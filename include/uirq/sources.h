@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Interrupt sources: what raises lines.
+ *
+ *  - swirq: a software interrupt controller (an OMAP-INTC-like chip on
+ *    software lines) for hardware models.  Each input is a level (high/low)
+ *    or edge (rising/falling/both) input, set through the chip's
+ *    irq_set_type (uirq_irq_set_irq_type(), or the IRQF_TRIGGER_* flags of a
+ *    request).  Device models drive inputs from any thread.  Edges latch a
+ *    pending bit until acked; a level stays asserted until the device
+ *    deasserts it; an unmask (or an EOI) of a line that is still asserted or
+ *    latched raises it again.  Inputs start masked, as a controller comes
+ *    out of reset.  Lock-free: every call is safe from any thread and from
+ *    hard-irq context.
+ *
+ *  - fd lines: an eventfd or a timerfd as an interrupt line, watched by the
+ *    CPUs (uirq_cpu_watch_fd).  Readiness is the line asserting; the ack
+ *    reads the counter (the number of edges merged into this interrupt, or
+ *    of timer expirations), mask leaves the fd unwatched, unmask and ack
+ *    re-arm it.  Types: UIRQ_TYPE_EDGE_RISING (default; the edge flow) or
+ *    UIRQ_TYPE_LEVEL_HIGH (the level flow); anything else is -EINVAL.  The
+ *    chip is oneshot-safe (like MSI): a threaded handler with handler NULL
+ *    needs no IRQF_ONESHOT.
+ *
+ * Levels here are logical: a device model says "asserted" or "deasserted";
+ * the polarity of the configured type (HIGH/LOW, RISING/FALLING) is the
+ * wire's business and is assumed to match the device.  For EDGE_BOTH every
+ * change of the level is an edge.
+ *
+ * Native API only (no kernel names).  Errors are negative errno values.
+ */
+#ifndef UIRQ_SOURCES_H
+#define UIRQ_SOURCES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uirq/irq.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Software interrupt controller                                       */
+/* ------------------------------------------------------------------ */
+
+struct uirq_swirq;
+
+/* uirq_swirq_config.flags */
+#define UIRQ_SWIRQ_FASTEOI	(1u << 0)	/* fasteoi flow: the CPU's acknowledge takes the input "in service" until EOI, as a GIC does; default: level/edge flows by type */
+#define UIRQ_SWIRQ_ONESHOT_SAFE	(1u << 1)	/* mark the chip UIRQCHIP_ONESHOT_SAFE (off by default) */
+
+struct uirq_swirq_config {
+	const char *name;		/* chip name in /proc/interrupts (copied); NULL: "swirq" */
+	unsigned int nr_inputs;		/* 1 .. UIRQ_SWIRQ_MAX_INPUTS */
+	unsigned int default_type;	/* type of every input at creation; 0: UIRQ_TYPE_LEVEL_HIGH */
+	unsigned int flags;		/* UIRQ_SWIRQ_* */
+};
+
+#define UIRQ_SWIRQ_MAX_INPUTS	65536u
+
+/* Per-input counters and state (a snapshot; counters only grow). */
+struct uirq_swirq_stats {
+	unsigned long edges;		/* edges the device produced (edge types) */
+	unsigned long latched;		/* edges that set the pending bit */
+	unsigned long merged;		/* edges that arrived while it was already set: edges == latched + merged */
+	unsigned long asserts;		/* deasserted -> asserted transitions */
+	unsigned long raises;		/* uirq_irq_raise() calls made for the input */
+	unsigned long vanished;		/* level raises found deasserted or masked when the CPU took them */
+	unsigned long acks, masks, unmasks, eois;	/* chip callbacks the core made */
+	unsigned long retriggers;	/* resends through irq_retrigger */
+	unsigned int type;		/* UIRQ_TYPE_* now */
+	bool asserted;			/* the level the device drives now */
+	bool pending;			/* the edge latch (edge types) */
+	bool masked;			/* the controller's mask bit */
+	bool in_service;		/* between acknowledge and EOI (UIRQ_SWIRQ_FASTEOI) */
+	bool started;			/* between irq_startup and irq_shutdown (a handler is installed) */
+};
+
+/* Create a controller and its linear irq domain; 0 and *out, or -EINVAL/-ENOMEM. */
+int uirq_swirq_create(const struct uirq_swirq_config *cfg, struct uirq_swirq **out);
+/* Remove the domain and free the controller; -EBUSY (nothing done) while an input has a handler. */
+int uirq_swirq_destroy(struct uirq_swirq *c);
+/* The controller's irq domain (hwirq = input number). */
+struct uirq_irq_domain *uirq_swirq_domain(struct uirq_swirq *c);
+/* Number of inputs. */
+unsigned int uirq_swirq_nr_inputs(const struct uirq_swirq *c);
+/* Map an input to its irq (creating the mapping on first use): the irq (> 0), or -EINVAL/-ENOMEM. */
+int uirq_swirq_map(struct uirq_swirq *c, unsigned int hwirq);
+/* Set an input's type through the core (maps it first): uirq_irq_set_irq_type() semantics. */
+int uirq_swirq_set_type(struct uirq_swirq *c, unsigned int hwirq, unsigned int type);
+/* The device drives the input asserted (true) or deasserted (false); an edge input latches its edges. */
+int uirq_swirq_set_level(struct uirq_swirq *c, unsigned int hwirq, bool asserted);
+/* One edge on an edge input (the level is left as it is); -EINVAL on a level input (use set_level). */
+int uirq_swirq_pulse(struct uirq_swirq *c, unsigned int hwirq);
+/* The level the device drives now: 1 asserted, 0 deasserted, or -EINVAL. */
+int uirq_swirq_get_level(const struct uirq_swirq *c, unsigned int hwirq);
+/* Copy an input's counters and state; 0 or -EINVAL. */
+int uirq_swirq_get_stats(const struct uirq_swirq *c, unsigned int hwirq, struct uirq_swirq_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* File-descriptor lines                                               */
+/* ------------------------------------------------------------------ */
+
+struct uirq_fd_line;
+
+/* Counters of an fd line (a snapshot). */
+struct uirq_fd_line_stats {
+	unsigned long acks;		/* counter reads that found events: interrupts delivered */
+	unsigned long empty;		/* counter reads that found nothing (a resend, a reset timer) */
+	unsigned long events;		/* sum of the counter values read (writes, expirations) */
+	unsigned long merged;		/* events folded into an interrupt already counted: events == acks + merged */
+	unsigned long rearms;		/* uirq_cpu_rearm_fd() calls */
+	unsigned int type;		/* UIRQ_TYPE_EDGE_RISING or UIRQ_TYPE_LEVEL_HIGH */
+	bool masked;			/* the watch is not re-armed */
+	bool started;			/* a handler is installed */
+};
+
+/*
+ * An eventfd as a new line.  fd < 0 creates an eventfd (closed on destroy);
+ * fd >= 0 adopts the caller's eventfd (switched to O_NONBLOCK, left open on
+ * destroy; -EBADF if not open, -EINVAL if not an eventfd).  type 0 means
+ * UIRQ_TYPE_EDGE_RISING.  Returns the irq (> 0) and *out, or -errno.
+ */
+int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **out);
+/* Raise an eventfd line from any thread: write 1 to its eventfd.  0 or -errno. */
+int uirq_eventfd_line_raise(struct uirq_fd_line *l);
+/*
+ * A CLOCK_MONOTONIC timerfd as a new line: first expiry after initial_ns
+ * (0: disarmed), then every period_ns (0: one-shot).  Expirations count as
+ * an eventfd's writes do.  Returns the irq (> 0) and *out, or -errno.
+ */
+int uirq_timerfd_line_create(unsigned int type, uint64_t initial_ns, uint64_t period_ns,
+			     struct uirq_fd_line **out);
+/* Re-arm (or, initial_ns 0, disarm) a timerfd line; -EINVAL on an eventfd line. */
+int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint64_t period_ns);
+/* Stop watching, free the line's descriptor, close an owned fd, free l; -EBUSY (nothing done) while a handler is installed. */
+int uirq_fd_line_destroy(struct uirq_fd_line *l);
+/* The line's irq number. */
+unsigned int uirq_fd_line_irq(const struct uirq_fd_line *l);
+/* The line's file descriptor. */
+int uirq_fd_line_fd(const struct uirq_fd_line *l);
+/* The counter value the latest ack read (events merged into the interrupt being handled). */
+uint64_t uirq_fd_line_last_count(const struct uirq_fd_line *l);
+/* Events read since the previous call, then zero (for thread handlers: nothing is counted twice or lost). */
+uint64_t uirq_fd_line_take_count(struct uirq_fd_line *l);
+/* Copy the line's counters; 0 or -EINVAL. */
+int uirq_fd_line_get_stats(const struct uirq_fd_line *l, struct uirq_fd_line_stats *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared inside the input layer only: device states, references, the evdev hooks. */
+#ifndef UIRQ_INPUT_CORE_H
+#define UIRQ_INPUT_CORE_H
+
+#include "uirq/input.h"
+
+enum { INPUT_ALLOCATED, INPUT_REGISTERED, INPUT_GONE };
+enum { INPUT_CLK_MONO, INPUT_CLK_REAL, INPUT_CLK_BOOT, INPUT_CLK_MAX };
+
+/* Take a reference on the device (a client holds one). */
+void input_get_device(struct uirq_input_dev *dev);
+/* Drop a reference; the last one frees the device. */
+void input_put_device(struct uirq_input_dev *dev);
+
+/* Queue a frame to every client; dev->event_lock held. */
+void evdev_pass_values(struct uirq_input_dev *dev, const struct uirq_input_value *vals,
+		       unsigned int count, const struct timespec stamp[INPUT_CLK_MAX]);
+/* The device is going: wake every client for -ENODEV; dev->event_lock held. */
+void evdev_disconnect(struct uirq_input_dev *dev);
+
+#endif

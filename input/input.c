@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The input core: devices, capabilities, and the event path that decides,
+ * as drivers/input/input.c does, which reports become events and when a
+ * frame is handed to the clients.
+ */
+#include "input-core.h"
+
+#include <errno.h>
+#include <linux/input.h>	/* the system's uAPI struct, for the layout check only */
+#include <stdio.h>
+#include <stdlib.h>
+
+_Static_assert(sizeof(struct uirq_input_event) == sizeof(struct input_event),
+	       "struct uirq_input_event must match the kernel's struct input_event");
+_Static_assert(offsetof(struct uirq_input_event, type) == offsetof(struct input_event, type) &&
+	       offsetof(struct uirq_input_event, code) == offsetof(struct input_event, code) &&
+	       offsetof(struct uirq_input_event, value) == offsetof(struct input_event, value),
+	       "struct uirq_input_event field offsets must match struct input_event");
+
+enum {
+	INPUT_IGNORE = 0,
+	INPUT_PASS = 1,
+	INPUT_FLUSH = 2,
+};
+
+static int input_next_nr;
+
+static bool test_bit(unsigned int nr, const unsigned long *map)
+{
+	return (map[nr / UIRQ_BITS_PER_LONG] >> (nr % UIRQ_BITS_PER_LONG)) & 1;
+}
+
+static void set_bit(unsigned int nr, unsigned long *map)
+{
+	map[nr / UIRQ_BITS_PER_LONG] |= 1ul << (nr % UIRQ_BITS_PER_LONG);
+}
+
+static void change_bit(unsigned int nr, unsigned long *map)
+{
+	map[nr / UIRQ_BITS_PER_LONG] ^= 1ul << (nr % UIRQ_BITS_PER_LONG);
+}
+
+static bool supported(unsigned int code, const unsigned long *bits, unsigned int max)
+{
+	return code <= max && test_bit(code, bits);
+}
+
+struct uirq_input_dev *uirq_input_allocate_device(void)
+{
+	struct uirq_input_dev *dev = calloc(1, sizeof(*dev));
+
+	if (!dev)
+		return NULL;
+	uirq_spin_lock_init(&dev->event_lock);
+	uirq_mutex_init(&dev->mutex);
+	dev->refs = 1;
+	dev->state = INPUT_ALLOCATED;
+	dev->nr = -1;
+	return dev;
+}
+
+void input_get_device(struct uirq_input_dev *dev)
+{
+	__atomic_fetch_add(&dev->refs, 1, __ATOMIC_RELAXED);
+}
+
+void input_put_device(struct uirq_input_dev *dev)
+{
+	if (__atomic_sub_fetch(&dev->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	uirq_mutex_destroy(&dev->mutex);
+	uirq_lockdep_check_no_locks_freed(dev, sizeof(*dev));
+	free(dev);
+}
+
+static int read_state(struct uirq_input_dev *dev)
+{
+	unsigned long flags;
+	int state;
+
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	state = dev->state;
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	return state;
+}
+
+void uirq_input_free_device(struct uirq_input_dev *dev)
+{
+	if (!dev)
+		return;
+	if (read_state(dev) != INPUT_ALLOCATED) {
+		/* The kernel's rule: a registered device goes by unregister, never by free. */
+		fprintf(stderr, "input: input_free_device() on registered device %s; use input_unregister_device()\n",
+			dev->name ? dev->name : "(unnamed)");
+		return;
+	}
+	input_put_device(dev);
+}
+
+void uirq_input_set_capability(struct uirq_input_dev *dev, unsigned int type, unsigned int code)
+{
+	unsigned long *bits;
+	unsigned int max;
+
+	switch (type) {
+	case EV_KEY:
+		bits = dev->keybit, max = KEY_MAX;
+		break;
+	case EV_REL:
+		bits = dev->relbit, max = REL_MAX;
+		break;
+	case EV_MSC:
+		bits = dev->mscbit, max = MSC_MAX;
+		break;
+	case EV_SW:
+		bits = dev->swbit, max = SW_MAX;
+		break;
+	default:
+		fprintf(stderr, "input_set_capability: unknown type %u (code %u)\n", type, code);
+		return;
+	}
+	if (code > max) {
+		fprintf(stderr, "input_set_capability: code %u out of range for type %u\n", code, type);
+		return;
+	}
+	set_bit(code, bits);
+	set_bit(type, dev->evbit);
+}
+
+/* Bits of a type the device does not declare mean nothing; the kernel cleanses them too. */
+static void cleanse(struct uirq_input_dev *dev, unsigned int type, unsigned long *bits, size_t longs)
+{
+	if (!test_bit(type, dev->evbit))
+		for (size_t i = 0; i < longs; i++)
+			bits[i] = 0;
+}
+
+int uirq_input_register_device(struct uirq_input_dev *dev)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (!dev)
+		return -EINVAL;
+	set_bit(EV_SYN, dev->evbit);
+	dev->keybit[0] &= ~1ul;	/* KEY_RESERVED is never reported */
+	cleanse(dev, EV_KEY, dev->keybit, UIRQ_BITS_TO_LONGS(KEY_CNT));
+	cleanse(dev, EV_REL, dev->relbit, UIRQ_BITS_TO_LONGS(REL_CNT));
+	cleanse(dev, EV_MSC, dev->mscbit, UIRQ_BITS_TO_LONGS(MSC_CNT));
+	cleanse(dev, EV_SW, dev->swbit, UIRQ_BITS_TO_LONGS(SW_CNT));
+
+	uirq_mutex_lock(&dev->mutex);
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	if (dev->state != INPUT_ALLOCATED) {
+		ret = -EINVAL;
+	} else {
+		dev->state = INPUT_REGISTERED;
+		__atomic_store_n(&dev->nr, __atomic_fetch_add(&input_next_nr, 1, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+	}
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	uirq_mutex_unlock(&dev->mutex);
+	return ret;
+}
+
+void uirq_input_unregister_device(struct uirq_input_dev *dev)
+{
+	unsigned long flags;
+	bool was_registered;
+
+	if (!dev)
+		return;
+	uirq_mutex_lock(&dev->mutex);
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	was_registered = dev->state == INPUT_REGISTERED;
+	if (was_registered) {
+		dev->state = INPUT_GONE;
+		dev->num_vals = 0;
+		evdev_disconnect(dev);
+	}
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	if (was_registered && dev->users && dev->close)
+		dev->close(dev);
+	dev->users = 0;
+	uirq_mutex_unlock(&dev->mutex);
+	if (!was_registered) {
+		fprintf(stderr, "input: input_unregister_device() on a device that is not registered\n");
+		return;
+	}
+	input_put_device(dev);
+}
+
+int uirq_input_device_nr(const struct uirq_input_dev *dev)
+{
+	return __atomic_load_n(&dev->nr, __ATOMIC_RELAXED);
+}
+
+bool uirq_input_key_pressed(struct uirq_input_dev *dev, unsigned int code)
+{
+	unsigned long flags;
+	bool down;
+
+	if (code > KEY_MAX)
+		return false;
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	down = test_bit(code, dev->key);
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	return down;
+}
+
+/* Whether a report becomes an event, and whether it ends the frame; updates key/switch state. */
+static int disposition(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value)
+{
+	switch (type) {
+	case EV_SYN:
+		if (code == SYN_REPORT)
+			return INPUT_PASS | INPUT_FLUSH;
+		if (code == SYN_CONFIG || code == SYN_MT_REPORT)
+			return INPUT_PASS;
+		return INPUT_IGNORE;	/* SYN_DROPPED is the clients' word, not a driver's */
+	case EV_KEY:
+		if (!supported(code, dev->keybit, KEY_MAX))
+			return INPUT_IGNORE;
+		if (value == 2)	/* autorepeat means something only while the key is down */
+			return test_bit(code, dev->key) ? INPUT_PASS : INPUT_IGNORE;
+		if (test_bit(code, dev->key) == !!value)
+			return INPUT_IGNORE;
+		change_bit(code, dev->key);
+		return INPUT_PASS;
+	case EV_SW:
+		if (!supported(code, dev->swbit, SW_MAX) || test_bit(code, dev->sw) == !!value)
+			return INPUT_IGNORE;
+		change_bit(code, dev->sw);
+		return INPUT_PASS;
+	case EV_MSC:
+		return supported(code, dev->mscbit, MSC_MAX) ? INPUT_PASS : INPUT_IGNORE;
+	case EV_REL:
+		return supported(code, dev->relbit, REL_MAX) && value ? INPUT_PASS : INPUT_IGNORE;
+	default:
+		return INPUT_IGNORE;
+	}
+}
+
+static void take_stamp(struct uirq_input_dev *dev)
+{
+	clock_gettime(CLOCK_MONOTONIC, &dev->stamp[INPUT_CLK_MONO]);
+	clock_gettime(CLOCK_REALTIME, &dev->stamp[INPUT_CLK_REAL]);
+	clock_gettime(CLOCK_BOOTTIME, &dev->stamp[INPUT_CLK_BOOT]);
+	dev->stamp_valid = true;
+}
+
+static void flush_frame(struct uirq_input_dev *dev)
+{
+	/* A lone SYN_REPORT is no frame: the kernel flushes only with an event besides it. */
+	if (dev->num_vals >= 2)
+		evdev_pass_values(dev, dev->vals, dev->num_vals, dev->stamp);
+	dev->num_vals = 0;
+	dev->stamp_valid = false;
+}
+
+static void handle_event(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value)
+{
+	int disp = disposition(dev, type, code, value);
+
+	if (disp & INPUT_PASS) {
+		if (!dev->stamp_valid)
+			take_stamp(dev);
+		dev->vals[dev->num_vals++] = (struct uirq_input_value){
+			.type = (uint16_t)type, .code = (uint16_t)code, .value = value,
+		};
+	}
+	if (disp & INPUT_FLUSH) {
+		flush_frame(dev);
+	} else if (dev->num_vals >= UIRQ_INPUT_MAX_VALS - 1) {
+		/* A frame too long to hold: close it with a SYN_REPORT of our own. */
+		dev->vals[dev->num_vals++] = (struct uirq_input_value){ EV_SYN, SYN_REPORT, 0 };
+		flush_frame(dev);
+	}
+}
+
+void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value)
+{
+	unsigned long flags;
+
+	/* evbit is fixed at registration, so the unsupported are turned away unlocked. */
+	if (!dev || type > EV_MAX || !test_bit(type, dev->evbit))
+		return;
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	if (dev->state == INPUT_REGISTERED)
+		handle_event(dev, type, code, value);
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+}

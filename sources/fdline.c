@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: MIT
+/*
+ * File-descriptor lines: an eventfd or a timerfd as an interrupt line.
+ *
+ * The CPU serving the line watches the fd (uirq_cpu_watch_fd, one-shot) and
+ * raises the line when it becomes readable.  The chip then behaves like a
+ * message-signalled controller:
+ *   ack       read the counter (edges merged into this interrupt, or timer
+ *             expirations), then re-arm the watch unless masked;
+ *   mask      leave the watch disarmed;
+ *   unmask    re-arm the watch;
+ *   retrigger raise the line again (a resend after lazy disable).
+ * Reading before re-arming means an event that lands between the two makes
+ * the fd readable when the watch is re-armed: nothing is lost.
+ *
+ * The state (type, masked, started) is one atomic word and the counters are
+ * atomics: no locks, so every callback is fine in hard-irq context.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uirq/irq.h"
+#include "uirq/sources.h"
+
+#define ST_TYPE		UIRQ_TYPE_SENSE_MASK
+#define ST_MASKED	(1u << 4)
+#define ST_STARTED	(1u << 5)
+
+struct uirq_fd_line {
+	unsigned int irq;
+	int fd;
+	bool owned;		/* close fd on destroy */
+	bool timer;		/* a timerfd */
+	_Atomic uint32_t state;
+	_Atomic uint64_t last;	/* the latest ack's counter value */
+	_Atomic uint64_t untaken;	/* events read and not yet taken by uirq_fd_line_take_count() */
+	atomic_ulong acks, empty, events, merged, rearms;
+};
+
+static inline void add(atomic_ulong *c, unsigned long v)
+{
+	atomic_fetch_add_explicit(c, v, memory_order_relaxed);
+}
+
+static bool valid_fd_type(unsigned int type)
+{
+	return type == UIRQ_TYPE_EDGE_RISING || type == UIRQ_TYPE_LEVEL_HIGH;
+}
+
+static inline struct uirq_fd_line *line_of(struct uirq_irq_data *d)
+{
+	return d ? d->chip_data : NULL;
+}
+
+static void rearm(struct uirq_fd_line *l)
+{
+	add(&l->rearms, 1);
+	uirq_cpu_rearm_fd(l->irq);
+}
+
+/* The counter read: eventfd and timerfd both hand out a uint64_t and reset it. */
+static void read_counter(struct uirq_fd_line *l)
+{
+	uint64_t v = 0;
+	ssize_t n;
+
+	do {
+		n = read(l->fd, &v, sizeof(v));
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(v) || v == 0) {
+		add(&l->empty, 1);
+		atomic_store_explicit(&l->last, 0, memory_order_relaxed);
+		return;
+	}
+	add(&l->acks, 1);
+	add(&l->events, (unsigned long)v);
+	add(&l->merged, (unsigned long)(v - 1));
+	atomic_fetch_add_explicit(&l->untaken, v, memory_order_relaxed);
+	atomic_store_explicit(&l->last, v, memory_order_relaxed);
+}
+
+/* new = (old & ~clr) | set; returns old. */
+static uint32_t modify(struct uirq_fd_line *l, uint32_t clr, uint32_t set)
+{
+	uint32_t old = atomic_load_explicit(&l->state, memory_order_relaxed);
+
+	while (!atomic_compare_exchange_weak_explicit(&l->state, &old, (old & ~clr) | set,
+						      memory_order_acq_rel, memory_order_relaxed))
+		;
+	return old;
+}
+
+/* ---- chip callbacks ---- */
+
+static unsigned int fd_startup(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (l) {
+		modify(l, ST_MASKED, ST_STARTED);
+		rearm(l);
+	}
+	return 0;
+}
+
+static void fd_shutdown(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (l)
+		modify(l, ST_STARTED, ST_MASKED);
+}
+
+static void fdl_mask(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (l)
+		modify(l, 0, ST_MASKED);
+}
+
+static void fdl_unmask(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (l) {
+		modify(l, ST_MASKED, 0);
+		rearm(l);
+	}
+}
+
+static void fdl_ack(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (!l)
+		return;
+	read_counter(l);
+	if (!(atomic_load_explicit(&l->state, memory_order_acquire) & ST_MASKED))
+		rearm(l);
+}
+
+static void fdl_mask_ack(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (!l)
+		return;
+	modify(l, 0, ST_MASKED);
+	read_counter(l);
+}
+
+static int fd_set_type(struct uirq_irq_data *d, unsigned int type)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (!l)
+		return -EINVAL;
+	type &= UIRQ_TYPE_SENSE_MASK;
+	if (type == UIRQ_TYPE_NONE)
+		return 0;
+	if (!valid_fd_type(type))
+		return -EINVAL;
+	modify(l, ST_TYPE, type);
+	return 0;
+}
+
+static int fd_retrigger(struct uirq_irq_data *d)
+{
+	struct uirq_fd_line *l = line_of(d);
+
+	if (!l)
+		return 0;
+	uirq_irq_raise(l->irq);
+	return 1;
+}
+
+/* The edge flow for EDGE_RISING, the level flow for LEVEL_HIGH. */
+static void fd_flow(struct uirq_irq_desc *desc)
+{
+	struct uirq_fd_line *l = line_of(uirq_irq_desc_get_irq_data(desc));
+
+	if (l && (atomic_load_explicit(&l->state, memory_order_relaxed) & UIRQ_TYPE_LEVEL_MASK))
+		uirq_handle_level_irq(desc);
+	else
+		uirq_handle_edge_irq(desc);
+}
+
+#define FD_CHIP(nm) {							\
+	.name = nm,							\
+	.irq_startup = fd_startup,					\
+	.irq_shutdown = fd_shutdown,					\
+	.irq_mask = fdl_mask,						\
+	.irq_unmask = fdl_unmask,					\
+	.irq_ack = fdl_ack,						\
+	.irq_mask_ack = fdl_mask_ack,					\
+	.irq_set_type = fd_set_type,					\
+	.irq_retrigger = fd_retrigger,					\
+	.flags = UIRQCHIP_ONESHOT_SAFE,					\
+}
+static struct uirq_irq_chip eventfd_chip = FD_CHIP("eventfd");
+static struct uirq_irq_chip timerfd_chip = FD_CHIP("timerfd");
+
+/* ---- creation and destruction ---- */
+
+static int line_setup(struct uirq_fd_line *l, struct uirq_irq_chip *chip, unsigned int type,
+		      struct uirq_fd_line **out)
+{
+	int irq = uirq_irq_alloc_descs(-1, 1, 1);
+
+	if (irq < 0)
+		return irq;
+	if (irq == 0)
+		return -ENOMEM;
+	l->irq = (unsigned int)irq;
+	atomic_init(&l->state, type | ST_MASKED);
+	uirq_irq_set_chip_and_handler_name(l->irq, chip, fd_flow, chip->name);
+	int ret = uirq_irq_set_chip_data(l->irq, l);
+
+	if (!ret)
+		ret = uirq_irq_set_irq_type(l->irq, type);
+	if (!ret)
+		ret = uirq_cpu_watch_fd(l->irq, l->fd);
+	if (ret) {
+		uirq_irq_set_chip_and_handler_name(l->irq, NULL, NULL, NULL);
+		uirq_irq_free_descs(l->irq, 1);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	*out = l;
+	return irq;
+}
+
+static struct uirq_fd_line *line_alloc(int fd, bool owned, bool timer)
+{
+	struct uirq_fd_line *l = calloc(1, sizeof(*l));
+
+	if (l) {
+		l->fd = fd;
+		l->owned = owned;
+		l->timer = timer;
+	}
+	return l;
+}
+
+/* Is fd an eventfd?  Its /proc/self/fd link reads "anon_inode:[eventfd]". */
+static int check_eventfd(int fd)
+{
+	char path[64], target[64];
+	ssize_t n;
+
+	if (fcntl(fd, F_GETFL) < 0)
+		return -EBADF;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return 0;	/* no /proc: trust the caller */
+	target[n] = '\0';
+	return strcmp(target, "anon_inode:[eventfd]") ? -EINVAL : 0;
+}
+
+int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **out)
+{
+	bool owned = fd < 0;
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	if (!type)
+		type = UIRQ_TYPE_EDGE_RISING;
+	if (!valid_fd_type(type))
+		return -EINVAL;
+	if (owned) {
+		fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	} else {
+		ret = check_eventfd(fd);
+		if (ret)
+			return ret;
+		int fl = fcntl(fd, F_GETFL);
+
+		/* The ack reads in hard-irq context: it must never block. */
+		if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+			return -errno;
+	}
+	struct uirq_fd_line *l = line_alloc(fd, owned, false);
+
+	if (!l) {
+		ret = -ENOMEM;
+	} else {
+		ret = line_setup(l, &eventfd_chip, type, out);
+		if (ret > 0)
+			return ret;
+		free(l);
+	}
+	if (owned)
+		close(fd);
+	return ret;
+}
+
+int uirq_eventfd_line_raise(struct uirq_fd_line *l)
+{
+	const uint64_t one = 1;
+
+	if (!l || l->timer)
+		return -EINVAL;
+	for (;;) {
+		if (write(l->fd, &one, sizeof(one)) == (ssize_t)sizeof(one))
+			return 0;
+		if (errno != EINTR)
+			return -errno;
+	}
+}
+
+static void ns_to_ts(uint64_t ns, struct timespec *ts)
+{
+	ts->tv_sec = (time_t)(ns / 1000000000u);
+	ts->tv_nsec = (long)(ns % 1000000000u);
+}
+
+static int timer_set(int fd, uint64_t initial_ns, uint64_t period_ns)
+{
+	struct itimerspec its;
+
+	ns_to_ts(initial_ns, &its.it_value);
+	ns_to_ts(initial_ns ? period_ns : 0, &its.it_interval);
+	return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
+}
+
+int uirq_timerfd_line_create(unsigned int type, uint64_t initial_ns, uint64_t period_ns,
+			     struct uirq_fd_line **out)
+{
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	if (!type)
+		type = UIRQ_TYPE_EDGE_RISING;
+	if (!valid_fd_type(type))
+		return -EINVAL;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	struct uirq_fd_line *l = line_alloc(fd, true, true);
+
+	if (!l) {
+		close(fd);
+		return -ENOMEM;
+	}
+	ret = line_setup(l, &timerfd_chip, type, out);
+	if (ret > 0) {
+		int r = timer_set(fd, initial_ns, period_ns);
+
+		if (!r)
+			return ret;
+		*out = NULL;
+		uirq_fd_line_destroy(l);
+		return r;
+	}
+	free(l);
+	close(fd);
+	return ret;
+}
+
+int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint64_t period_ns)
+{
+	if (!l || !l->timer)
+		return -EINVAL;
+	return timer_set(l->fd, initial_ns, period_ns);
+}
+
+int uirq_fd_line_destroy(struct uirq_fd_line *l)
+{
+	if (!l)
+		return -EINVAL;
+	if (atomic_load(&l->state) & ST_STARTED)
+		return -EBUSY;
+	uirq_cpu_unwatch_fd(l->irq);
+	/* No flow handler may still be running with l as its chip data. */
+	uirq_synchronize_hardirq(l->irq);
+	uirq_irq_set_chip_and_handler_name(l->irq, NULL, NULL, NULL);
+	uirq_irq_free_descs(l->irq, 1);
+	if (l->owned)
+		close(l->fd);
+	free(l);
+	return 0;
+}
+
+unsigned int uirq_fd_line_irq(const struct uirq_fd_line *l)
+{
+	return l ? l->irq : 0;
+}
+
+int uirq_fd_line_fd(const struct uirq_fd_line *l)
+{
+	return l ? l->fd : -EINVAL;
+}
+
+uint64_t uirq_fd_line_last_count(const struct uirq_fd_line *l)
+{
+	return l ? atomic_load_explicit(&((struct uirq_fd_line *)l)->last, memory_order_relaxed) : 0;
+}
+
+uint64_t uirq_fd_line_take_count(struct uirq_fd_line *l)
+{
+	return l ? atomic_exchange_explicit(&l->untaken, 0, memory_order_relaxed) : 0;
+}
+
+int uirq_fd_line_get_stats(const struct uirq_fd_line *l, struct uirq_fd_line_stats *st)
+{
+	if (!l || !st)
+		return -EINVAL;
+	struct uirq_fd_line *m = (struct uirq_fd_line *)l;
+	uint32_t s = atomic_load(&m->state);
+
+	memset(st, 0, sizeof(*st));
+	st->acks = atomic_load(&m->acks);
+	st->empty = atomic_load(&m->empty);
+	st->events = atomic_load(&m->events);
+	st->merged = atomic_load(&m->merged);
+	st->rearms = atomic_load(&m->rearms);
+	st->type = s & ST_TYPE;
+	st->masked = s & ST_MASKED;
+	st->started = s & ST_STARTED;
+	return 0;
+}

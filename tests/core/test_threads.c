@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: MIT
+/* Handler threads: names, priority, affinity, wakes, teardown, forced threading. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "testchip.h"
+#include "uirq/context.h"
+
+static int dev_a, dev_b;
+
+/* The tid of the thread named comm in this process, or -1. */
+static pid_t find_task(const char *comm)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t found = -1;
+
+	cr_assert_not_null(d);
+	while ((e = readdir(d))) {
+		char path[300], buf[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (!strcmp(buf, comm))
+				found = atoi(e->d_name);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+static atomic_int runs;
+static char ran_in[32];
+static atomic_int ran_ctx = -1;
+
+static uirq_irqreturn_t record_thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	pthread_getname_np(pthread_self(), ran_in, sizeof(ran_in));
+	atomic_store(&ran_ctx, uirq_is_irq_thread());
+	atomic_fetch_add(&runs, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+Test(core_threads, name_priority, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(0);
+	char comm[64];
+
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "averylongdevicename",
+					       &dev_a), 0);
+	snprintf(comm, sizeof(comm), "irq/%u-averylongdevicename", irq);
+	comm[15] = '\0';	/* TASK_COMM_LEN */
+	pid_t tid = find_task(comm);
+
+	cr_assert_gt(tid, 0, "no task named %s", comm);
+	struct sched_param sp;
+	int policy = sched_getscheduler(tid);
+
+	cr_assert_eq(sched_getparam(tid, &sp), 0);
+	if (policy == SCHED_FIFO) {
+		cr_assert_eq(sp.sched_priority, 50);
+		cr_assert_eq(uirq_irq_set_thread_priority(irq, &dev_a, 70), 0);
+		cr_assert_eq(sched_getparam(tid, &sp), 0);
+		cr_assert_eq(sp.sched_priority, 70);
+	} else {
+		/* Not permitted here: normal priority, after a notice. */
+		cr_assert_eq(policy, SCHED_OTHER);
+	}
+	cr_assert_eq(uirq_irq_set_thread_priority(irq, &dev_b, 70), -EINVAL, "no such action");
+	cr_assert_eq(uirq_irq_set_thread_priority(irq, &dev_a, 100), -EINVAL);
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&runs, 1, 2000));
+	cr_assert_str_eq(ran_in, comm);
+	cr_assert_eq(atomic_load(&ran_ctx), 1);
+	uirq_free_irq(irq, &dev_a);
+	cr_assert_eq(find_task(comm), -1, "free_irq stopped the thread");
+	tc_teardown();
+}
+
+static bool affinity_is(pid_t tid, int core)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(tid, sizeof(set), &set))
+		return false;
+	return CPU_COUNT(&set) == 1 && CPU_ISSET(core, &set);
+}
+
+struct aff { pid_t tid; int core; };
+static bool aff_cond(void *arg)
+{
+	struct aff *a = arg;
+
+	return affinity_is(a->tid, a->core);
+}
+
+Test(core_threads, affinity_follows_line, .timeout = 20)
+{
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return;
+	tc_setup(2, true, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(1);
+	char comm[32];
+
+	cr_assert_eq(uirq_num_cpus(), 2u);
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "aff", &dev_a), 0);
+	snprintf(comm, sizeof(comm), "irq/%u-aff", irq);
+	struct aff a = { find_task(comm), 0 };
+
+	cr_assert_gt(a.tid, 0);
+	cr_assert(tc_wait(aff_cond, &a, 2000), "thread on CPU0's core");
+	cr_assert_eq(uirq_irq_set_affinity(irq, 0x2), 0);
+	a.core = 1;
+	cr_assert(tc_wait(aff_cond, &a, 2000), "thread moved to CPU1's core");
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&runs, 1, 2000));
+	cr_assert_eq(uirq_kstat_irqs_cpu(irq, 1), 1ul, "CPU1 took it");
+	cr_assert_eq(uirq_kstat_irqs_cpu(irq, 0), 0ul);
+	cr_assert_eq(uirq_irq_set_affinity(irq, 0x4), -EINVAL, "no online CPU in the mask");
+	cr_assert_eq(uirq_irq_set_affinity(irq, 0x3), 0);
+	a.core = 0;
+	cr_assert(tc_wait(aff_cond, &a, 2000), "first CPU of the mask");
+	uirq_free_irq(irq, &dev_a);
+	tc_teardown();
+}
+
+/* ---- wakes and teardown ---- */
+
+static atomic_int gate, in_run, done;
+
+static uirq_irqreturn_t gated_thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	atomic_fetch_add(&in_run, 1);
+	while (!atomic_load(&gate))
+		tc_msleep(1);
+	atomic_fetch_add(&done, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+Test(core_threads, wakes_coalesce, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(2);
+
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "gate", &dev_a), 0);
+	uirq_irq_wake_thread(irq, &dev_a);
+	cr_assert(tc_wait_atomic_ge(&in_run, 1, 2000));
+	for (int i = 0; i < 10; i++)
+		uirq_irq_wake_thread(irq, &dev_a);
+	cr_assert_not(uirq_synchronize_hardirq(irq), "a thread is active");
+	atomic_store(&gate, 1);
+	uirq_synchronize_irq(irq);
+	cr_assert_eq(atomic_load(&done), 2, "ten wakes while running collapse into one more run");
+	cr_assert(uirq_synchronize_hardirq(irq));
+	uirq_irq_wake_thread(irq, &dev_b);	/* unknown dev_id: nothing */
+	uirq_free_irq(irq, &dev_a);
+	tc_teardown();
+}
+
+struct freer { unsigned int irq; const char *name; };
+static void *do_free(void *arg)
+{
+	struct freer *f = arg;
+
+	f->name = uirq_free_irq(f->irq, &dev_a);
+	return NULL;
+}
+
+Test(core_threads, free_waits_for_inflight_run, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(3);
+	struct freer f = { irq, NULL };
+	pthread_t t;
+
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "inflight", &dev_a), 0);
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&in_run, 1, 2000));
+	pthread_create(&t, NULL, do_free, &f);
+	tc_msleep(50);
+	cr_assert_null(f.name, "free_irq waits for the running handler");
+	atomic_store(&gate, 1);
+	pthread_join(t, NULL);
+	cr_assert_str_eq(f.name, "inflight");
+	cr_assert_eq(atomic_load(&done), 1);
+	cr_assert_eq(atomic_load(&tc_line_of(irq)->masked), 1, "shut down");
+	tc_teardown();
+}
+
+Test(core_threads, disable_irq_waits_for_thread, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(4);
+
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "dis", &dev_a), 0);
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&in_run, 1, 2000));
+	cr_assert_not(uirq_disable_hardirq(irq), "disable_hardirq: a thread is still active");
+	atomic_store(&gate, 1);
+	uirq_disable_irq(irq);
+	cr_assert_eq(atomic_load(&done), 1, "disable_irq returned after the thread");
+	uirq_enable_irq(irq);
+	uirq_enable_irq(irq);	/* disable_hardirq's */
+	uirq_free_irq(irq, &dev_a);
+	tc_teardown();
+}
+
+static uirq_irqreturn_t exiting_thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	atomic_fetch_add(&runs, 1);
+	pthread_exit(NULL);
+}
+
+Test(core_threads, dead_thread_does_not_leave_line_masked, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_level_irq);
+	unsigned int irq = tc_irq(5);
+	struct tc_line *l = tc_line_of(irq);
+
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, exiting_thread, UIRQF_ONESHOT, "dies", &dev_a), 0);
+	tc_capture_begin();
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&runs, 1, 2000));
+	uirq_synchronize_irq(irq);
+	const char *out = tc_capture_end();
+
+	cr_assert(strstr(out, "is an active IRQ thread"), "%s", out);
+	cr_assert_eq(atomic_load(&l->masked), 0, "finalize ran for the dead thread");
+	tc_edge(irq);	/* later wakes are ignored */
+	tc_msleep(20);
+	uirq_synchronize_irq(irq);
+	cr_assert_eq(atomic_load(&runs), 1);
+	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "dies");
+	tc_teardown();
+}
+
+/* ---- forced threading ---- */
+
+static char primary_in[32], secondary_in[32];
+static atomic_int forced_ctx = -1, forced_primary, forced_secondary;
+
+static uirq_irqreturn_t forced_primary_fn(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	pthread_getname_np(pthread_self(), primary_in, sizeof(primary_in));
+	/* Forced-threaded: a thread, with interrupts disabled as a hard handler had them. */
+	atomic_store(&forced_ctx, uirq_is_irq_thread() && !uirq_in_hardirq() && uirq_irqs_disabled());
+	atomic_fetch_add(&forced_primary, 1);
+	return UIRQ_IRQ_WAKE_THREAD;
+}
+
+static uirq_irqreturn_t forced_secondary_fn(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	pthread_getname_np(pthread_self(), secondary_in, sizeof(secondary_in));
+	atomic_fetch_add(&forced_secondary, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+static atomic_int nothread_hard = -1;
+static uirq_irqreturn_t nothread_primary(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	atomic_store(&nothread_hard, uirq_in_hardirq());
+	return UIRQ_IRQ_HANDLED;
+}
+
+Test(core_threads, forced_threading, .timeout = 20)
+{
+	tc_setup(1, false, true, uirq_handle_level_irq);
+	unsigned int irq = tc_irq(6), irq2 = tc_irq(7);
+	char want[32], want_s[32];
+
+	cr_assert(uirq_force_irqthreads());
+	cr_assert_eq(uirq_request_threaded_irq(irq, forced_primary_fn, forced_secondary_fn, 0, "frc", &dev_a), 0);
+	snprintf(want, sizeof(want), "irq/%u-frc", irq);
+	snprintf(want_s, sizeof(want_s), "irq/%u-s-frc", irq);
+	cr_assert_gt(find_task(want), 0);
+	cr_assert_gt(find_task(want_s), 0);
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&forced_secondary, 1, 2000));
+	cr_assert_str_eq(primary_in, want);
+	cr_assert_str_eq(secondary_in, want_s);
+	cr_assert_eq(atomic_load(&forced_ctx), 1);
+	cr_assert_eq(atomic_load(&forced_primary), 1);
+	/* The line was oneshot (implied) and is unmasked again. */
+	uirq_synchronize_irq(irq);
+	cr_assert_eq(atomic_load(&tc_line_of(irq)->masked), 0);
+	uirq_free_irq(irq, &dev_a);
+	cr_assert_eq(find_task(want_s), -1);
+
+	/* IRQF_NO_THREAD stays in hard-irq context. */
+	cr_assert_eq(uirq_request_irq(irq2, nothread_primary, UIRQF_NO_THREAD, "nothr", &dev_b), 0);
+	tc_edge(irq2);
+	cr_assert(tc_wait_atomic_ge(&nothread_hard, 0, 2000));
+	cr_assert_eq(atomic_load(&nothread_hard), 1);
+	uirq_free_irq(irq2, &dev_b);
+
+	/* The switch is runtime: off again, a primary is a hard handler. */
+	uirq_set_force_irqthreads(false);
+	atomic_store(&nothread_hard, -1);
+	cr_assert_eq(uirq_request_irq(irq2, nothread_primary, 0, "hard", &dev_b), 0);
+	tc_edge(irq2);
+	cr_assert(tc_wait_atomic_ge(&nothread_hard, 0, 2000));
+	cr_assert_eq(atomic_load(&nothread_hard), 1);
+	uirq_free_irq(irq2, &dev_b);
+	tc_teardown();
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* What every sources test shares: CPUs up, lockdep on with a counting report handler. */
+#ifndef UIRQ_TESTS_SOURCES_COMMON_H
+#define UIRQ_TESTS_SOURCES_COMMON_H
+
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "uirq/irq.h"
+#include "uirq/lockdep.h"
+#include "uirq/sources.h"
+
+static atomic_int lockdep_reports;
+
+/* Runs with lockdep's graph lock held: count and print, take no uirq lock. */
+static inline void count_report(const struct uirq_lockdep_report *r, void *arg)
+{
+	(void)arg;
+	atomic_fetch_add(&lockdep_reports, 1);
+	fprintf(stderr, "lockdep report: %s\n%s\n", r->headline, r->text);
+}
+
+static inline void start_cpus(unsigned int n)
+{
+	struct uirq_cpu_config cfg = { .nr_cpus = n };
+
+	for (unsigned int i = 0; i < UIRQ_MAX_CPUS; i++)
+		cfg.pin[i] = -1;
+	uirq_lockdep_set_report_handler(count_report, NULL);
+	cr_assert(uirq_lockdep_enabled() || !UIRQ_CONFIG_LOCKDEP, "lockdep must be on");
+	int ret = uirq_cpus_start(&cfg);
+
+	cr_assert_eq(ret, 0, "uirq_cpus_start: %d", ret);
+}
+
+static inline void setup1(void) { start_cpus(1); }
+static inline void setup2(void) { start_cpus(2); }
+
+/* Every line is freed by the test; the CPUs stop, and lockdep had nothing to say. */
+static inline void teardown(void)
+{
+	uirq_cpus_stop();
+	cr_assert_eq(atomic_load(&lockdep_reports), 0, "lockdep reported %d problem(s)",
+		     atomic_load(&lockdep_reports));
+}
+
+static inline double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Poll cond every 100 us for up to ms milliseconds (scaled by CK_TIMEOUT_MULTIPLIER); its final value. */
+#define WAIT_UNTIL(cond, ms)							\
+	({									\
+		const char *m_ = getenv("CK_TIMEOUT_MULTIPLIER");		\
+		double lim_ = now_ms() + (ms) * (m_ ? atof(m_) : 1.0);		\
+		while (!(cond) && now_ms() < lim_)				\
+			usleep(100);						\
+		(cond);								\
+	})
+
+#define SETTLE_MS 30
+
+#endif

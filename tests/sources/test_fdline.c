@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+/* eventfd and timerfd lines: readiness raises, the ack reads the counter, nothing lost or counted twice. */
+#include "common.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+
+static struct uirq_fd_line *line;
+static atomic_int handled;
+static atomic_ulong counted;	/* sum of the counts handlers saw */
+static atomic_int last_tid;
+static atomic_int write_errors;	/* asserts belong to the test's thread: writers count instead */
+
+static struct uirq_fd_line_stats stats(void)
+{
+	struct uirq_fd_line_stats st;
+
+	cr_assert_eq(uirq_fd_line_get_stats(line, &st), 0);
+	return st;
+}
+
+static uirq_irqreturn_t count_primary(int irq, void *dev)
+{
+	(void)irq;
+	struct uirq_fd_line *l = dev;
+
+	atomic_fetch_add(&counted, uirq_fd_line_last_count(l));
+	atomic_store(&last_tid, (int)syscall(SYS_gettid));
+	atomic_fetch_add(&handled, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+static uirq_irqreturn_t take_thread(int irq, void *dev)
+{
+	(void)irq;
+	atomic_fetch_add(&counted, uirq_fd_line_take_count(dev));
+	atomic_fetch_add(&handled, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+struct writer {
+	int n;
+};
+
+static void *write_events(void *arg)
+{
+	struct writer *w = arg;
+
+	for (int i = 0; i < w->n; i++) {
+		if (uirq_eventfd_line_raise(line))
+			atomic_fetch_add(&write_errors, 1);
+		if (i % 16 == 0)
+			usleep(i % 32 == 0 ? 0 : 20);
+	}
+	return NULL;
+}
+
+static void run_writers(int nthreads, int n)
+{
+	pthread_t t[4];
+	struct writer w = { .n = n };
+
+	for (int i = 0; i < nthreads; i++)
+		pthread_create(&t[i], NULL, write_events, &w);
+	for (int i = 0; i < nthreads; i++)
+		pthread_join(t[i], NULL);
+	cr_assert_eq(atomic_load(&write_errors), 0);
+}
+
+static void eventfd_conserved(unsigned int type)
+{
+	enum { N = 20000 };
+	int irq = uirq_eventfd_line_create(-1, type, &line);
+
+	cr_assert_gt(irq, 0, "create: %d", irq);
+	cr_assert_eq(uirq_fd_line_irq(line), (unsigned int)irq);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "efd", line), 0);
+	run_writers(2, N / 2);
+	cr_assert(WAIT_UNTIL(stats().events == N && (unsigned long)atomic_load(&handled) == stats().acks, 5000),
+		  "events %lu acks %lu handled %d", stats().events, stats().acks, atomic_load(&handled));
+	usleep(SETTLE_MS * 1000);
+	struct uirq_fd_line_stats st = stats();
+
+	cr_assert_eq(st.events, (unsigned long)N);
+	cr_assert_eq(st.acks, (unsigned long)atomic_load(&handled));
+	cr_assert_eq((unsigned long)atomic_load(&handled) + st.merged, (unsigned long)N,
+		     "handled %d + merged %lu == %d", atomic_load(&handled), st.merged, N);
+	cr_assert_eq(atomic_load(&counted), (unsigned long)N, "the handlers saw every write once");
+	cr_assert_str_eq(uirq_free_irq(irq, line), "efd");
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+Test(fdline, eventfd_writes_conserved, .init = setup1, .fini = teardown, .timeout = 60)
+{
+	eventfd_conserved(0);
+}
+
+Test(fdline, eventfd_level_type_conserved, .init = setup1, .fini = teardown, .timeout = 60)
+{
+	eventfd_conserved(UIRQ_TYPE_LEVEL_HIGH);
+}
+
+static void eventfd_threaded(unsigned long flags)
+{
+	enum { N = 5000 };
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	/* The fd chip is oneshot-safe: handler NULL needs no ONESHOT. */
+	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, take_thread, flags, "efd-thr", line), 0);
+	run_writers(1, N);
+	cr_assert(WAIT_UNTIL(atomic_load(&counted) == N, 5000), "counted %lu", atomic_load(&counted));
+	usleep(SETTLE_MS * 1000);
+	cr_assert_eq(atomic_load(&counted), (unsigned long)N);
+	cr_assert_eq(stats().events, (unsigned long)N);
+	cr_assert_leq((unsigned long)atomic_load(&handled), stats().acks, "a thread run per wake at most");
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+Test(fdline, eventfd_threaded_take_count, .init = setup1, .fini = teardown, .timeout = 60)
+{
+	eventfd_threaded(0);
+}
+
+Test(fdline, eventfd_threaded_oneshot, .init = setup1, .fini = teardown, .timeout = 60)
+{
+	eventfd_threaded(UIRQF_ONESHOT);
+}
+
+Test(fdline, eventfd_adopted, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	int efd = eventfd(0, EFD_CLOEXEC);	/* blocking: the line switches it */
+	int irq = uirq_eventfd_line_create(efd, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_fd_line_fd(line), efd);
+	cr_assert(fcntl(efd, F_GETFL) & O_NONBLOCK);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "adopted", line), 0);
+	uint64_t three = 3;
+
+	cr_assert_eq(write(efd, &three, sizeof(three)), (ssize_t)sizeof(three));
+	cr_assert(WAIT_UNTIL(atomic_load(&handled) == 1, 2000));
+	cr_assert_eq(atomic_load(&counted), 3UL);
+	cr_assert_eq(uirq_fd_line_last_count(line), 3UL);
+	cr_assert_eq(stats().merged, 2UL);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	cr_assert_geq(fcntl(efd, F_GETFL), 0, "an adopted fd stays open");
+	close(efd);
+}
+
+Test(fdline, timerfd_periodic_counts_conserved, .init = setup1, .fini = teardown, .timeout = 30)
+{
+	const uint64_t period = 2000000;	/* 2 ms */
+	int irq = uirq_timerfd_line_create(0, period, period, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "tfd", line), 0);
+	double t0 = now_ms();
+
+	usleep(200 * 1000);
+	cr_assert_eq(uirq_timerfd_line_settime(line, 0, 0), 0, "disarm");
+	double elapsed = now_ms() - t0;
+
+	usleep(SETTLE_MS * 1000);
+	struct uirq_fd_line_stats st = stats();
+	double expect = elapsed / 2.0;
+
+	cr_assert_gt(atomic_load(&handled), 10, "fires periodically");
+	cr_assert(st.events >= expect - 2 && st.events <= expect + 2,
+		  "%lu expirations in %.1f ms of a 2 ms timer", st.events, elapsed);
+	cr_assert_eq((unsigned long)atomic_load(&handled), st.acks);
+	cr_assert_eq((unsigned long)atomic_load(&handled) + st.merged, st.events);
+	cr_assert_eq(atomic_load(&counted), st.events);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+Test(fdline, timerfd_one_shot, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	int irq = uirq_timerfd_line_create(UIRQ_TYPE_LEVEL_HIGH, 5000000, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "tfd1", line), 0);
+	cr_assert(WAIT_UNTIL(atomic_load(&handled) == 1, 2000));
+	usleep(50 * 1000);
+	cr_assert_eq(atomic_load(&handled), 1);
+	cr_assert_eq(stats().events, 1UL);
+	cr_assert_eq(uirq_timerfd_line_settime(line, 1000000, 0), 0, "re-arm");
+	cr_assert(WAIT_UNTIL(atomic_load(&handled) == 2, 2000));
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+static int cpu_of_last(unsigned int irq, unsigned long before[2])
+{
+	for (int c = 0; c < 2; c++)
+		if (uirq_kstat_irqs_cpu(irq, (unsigned int)c) > before[c])
+			return c;
+	return -1;
+}
+
+Test(fdline, affinity_move_delivers_on_new_cpu, .init = setup2, .fini = teardown, .timeout = 30)
+{
+	cr_assert_eq(uirq_num_cpus(), 2);
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "move", line), 0);
+	int expect = 1;
+
+	for (int round = 0; round < 6; round++) {
+		unsigned int target = (unsigned int)(round % 2);
+		unsigned long before[2] = { uirq_kstat_irqs_cpu(irq, 0), uirq_kstat_irqs_cpu(irq, 1) };
+
+		cr_assert_eq(uirq_irq_set_affinity(irq, 1ull << target), 0);
+		cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+		cr_assert(WAIT_UNTIL(atomic_load(&handled) == expect, 2000), "round %d", round);
+		cr_assert_eq(cpu_of_last(irq, before), (int)target, "round %d ran on CPU %d", round,
+			     cpu_of_last(irq, before));
+		expect++;
+	}
+	cr_assert_eq(uirq_irq_set_affinity(irq, 1ull << 5), -EINVAL, "no such CPU");
+	cr_assert_eq(stats().events, 6UL);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+Test(fdline, destroy_while_idle, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	/* Never requested. */
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+
+	/* Requested, used, freed. */
+	irq = uirq_eventfd_line_create(-1, 0, &line);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "idle", line), 0);
+	for (int i = 0; i < 10; i++)
+		uirq_eventfd_line_raise(line);
+	cr_assert(WAIT_UNTIL(stats().events == 10, 2000));
+	cr_assert_eq(uirq_fd_line_destroy(line), -EBUSY, "a handler is installed");
+	uirq_free_irq(irq, line);
+	uirq_eventfd_line_raise(line);	/* nobody listens: harmless */
+	usleep(5000);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+
+	/* A running timer with no handler. */
+	irq = uirq_timerfd_line_create(0, 1000000, 1000000, &line);
+	cr_assert_gt(irq, 0);
+	usleep(10 * 1000);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+Test(fdline, errors, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	struct uirq_fd_line *l = NULL;
+
+	cr_assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_LEVEL_LOW, &l), -EINVAL);
+	cr_assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_FALLING, &l), -EINVAL);
+	cr_assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_BOTH, &l), -EINVAL);
+	cr_assert_eq(uirq_timerfd_line_create(UIRQ_TYPE_LEVEL_LOW, 0, 0, &l), -EINVAL);
+	cr_assert_eq(uirq_eventfd_line_create(-1, 0, NULL), -EINVAL);
+	cr_assert_null(l);
+	cr_assert_eq(uirq_eventfd_line_create(999, 0, &l), -EBADF, "not open");
+	int p[2];
+
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(uirq_eventfd_line_create(p[0], 0, &l), -EINVAL, "not an eventfd");
+	close(p[0]);
+	close(p[1]);
+
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_EDGE_FALLING), -EINVAL);
+	cr_assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_LEVEL_LOW), -EINVAL);
+	cr_assert_eq(stats().type, UIRQ_TYPE_EDGE_RISING, "a refused type changes nothing");
+	cr_assert_eq(uirq_request_irq(irq, count_primary, UIRQF_TRIGGER_FALLING, "bad", line), -EINVAL,
+		     "a request with a trigger the chip refuses");
+	cr_assert_eq(uirq_timerfd_line_settime(line, 1, 0), -EINVAL, "not a timer");
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+
+	irq = uirq_timerfd_line_create(0, 0, 0, &line);
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_eventfd_line_raise(line), -EINVAL, "not an eventfd");
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	cr_assert_eq(uirq_fd_line_destroy(NULL), -EINVAL);
+}
