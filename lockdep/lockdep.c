@@ -4,7 +4,14 @@
  *
  * The fast path (a chain seen before, usage bits already set) takes no lock,
  * allocates nothing and makes no system call: class from the map's cache,
- * push, chain key, a lock-free chain-cache hit.
+ * chain key, a lock-free chain-cache hit, push.  It lives in
+ * lockdep_internal.h (lockdep_acquire_fast, lockdep_release_top), inlined
+ * here and in the preload library's wrappers; this file has the rest.
+ *
+ * The held-lock stack: held_locks[0..depth-1], each entry with the chain key
+ * of itself and everything below it; the sentinel below held_locks[0] has
+ * key 0 (an empty stack).  So pushing and popping are each one store to
+ * depth, and a signal handler sees a stack that is consistent.
  */
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
@@ -17,14 +24,15 @@
 
 /* Own cache lines: read on every acquisition, never next to a counter that is written. */
 int uirq_debug_locks __attribute__((aligned(64))) = 1;
+#ifdef UIRQ_LOCKDEP_PRELOAD
+extern int lockdep_debug_locks __attribute__((alias("uirq_debug_locks")));
+#endif
 LOCKDEP_TLS struct lockdep_task lockdep_current;
 struct lockdep_counters lockdep_counters __attribute__((aligned(64)));
 
 static pthread_key_t exit_key;
 static bool exit_key_ok;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-
-#define CHAIN_HITS_BATCH 256
 
 static void thread_exit_destructor(void *arg);
 
@@ -33,7 +41,7 @@ static void lockdep_init(void)
 	const char *env = getenv("UIRQ_LOCKDEP");
 
 	if (env && (!strcmp(env, "0") || !strcmp(env, "off") || !strcmp(env, "no")))
-		__atomic_store_n(&uirq_debug_locks, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&LOCKDEP_DEBUG_LOCKS, 0, __ATOMIC_RELAXED);
 	lockdep_stacktrace_init();
 	exit_key_ok = pthread_key_create(&exit_key, thread_exit_destructor) == 0;
 	pthread_atfork(graph_lock, graph_unlock, graph_lock_atfork_child);
@@ -52,7 +60,7 @@ __attribute__((constructor)) static void lockdep_constructor(void)
 
 bool debug_locks_off(void)
 {
-	return __atomic_exchange_n(&uirq_debug_locks, 0, __ATOMIC_RELAXED) != 0;
+	return __atomic_exchange_n(&LOCKDEP_DEBUG_LOCKS, 0, __ATOMIC_RELAXED) != 0;
 }
 
 bool uirq_lockdep_off(void)
@@ -76,10 +84,16 @@ void uirq_lockdep_set_report_handler(uirq_lockdep_report_fn fn, void *arg)
 	report_set_handler(fn, arg);
 }
 
+/* Chain hits this thread counted that the global counter does not have yet. */
+static unsigned long pending_hits(const struct lockdep_task *t)
+{
+	return (unsigned long)(t->hits_base - t->hits_left);
+}
+
 static void flush_chain_hits(struct lockdep_task *t)
 {
-	atomic_fetch_add_explicit(&lockdep_counters.chain_hits, t->chain_hits, memory_order_relaxed);
-	t->chain_hits = 0;
+	atomic_fetch_add_explicit(&lockdep_counters.chain_hits, pending_hits(t), memory_order_relaxed);
+	t->hits_left = t->hits_base = CHAIN_HITS_BATCH;
 }
 
 void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
@@ -88,7 +102,7 @@ void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
 	stats->classes = nr_lock_classes();
 	stats->dependencies = nr_lock_deps();
 	stats->chains = nr_lock_chains();
-	stats->chain_hits = atomic_load(&lockdep_counters.chain_hits) + lockdep_current.chain_hits;
+	stats->chain_hits = atomic_load(&lockdep_counters.chain_hits) + pending_hits(&lockdep_current);
 	stats->bfs_searches = atomic_load(&lockdep_counters.bfs_searches);
 	stats->max_depth_seen = atomic_load(&lockdep_counters.max_depth_seen);
 	report_stats(stats);
@@ -162,7 +176,7 @@ static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t
 
 	graph_lock();
 	if (lookup_chain_cache(chain_key)) {
-		t->chain_hits++;	/* another thread validated it meanwhile */
+		lockdep_count_hit(t);	/* another thread validated it meanwhile */
 	} else {
 		check_deadlock(t, hlock);
 		if (!chain_head)
@@ -179,8 +193,7 @@ static inline void validate_chain(struct lockdep_task *t, struct held_lock *hloc
 	if (hlock->trylock)
 		return;
 	if (likely(lookup_chain_cache(chain_key))) {
-		if (unlikely(++t->chain_hits >= CHAIN_HITS_BATCH))
-			flush_chain_hits(t);
+		lockdep_count_hit(t);
 		return;
 	}
 	validate_chain_slow(t, hlock, chain_key);
@@ -188,9 +201,8 @@ static inline void validate_chain(struct lockdep_task *t, struct held_lock *hloc
 
 static inline uint64_t hlock_chain_key(const struct held_lock *h, uint64_t prev)
 {
-	unsigned int flags = h->read | (h->trylock << 2) | (h->irq_context << 3);
-
-	return iterate_chain_key(prev, atomic_load_explicit(&h->class->id, memory_order_relaxed), flags);
+	return iterate_chain_key(prev, atomic_load_explicit(&h->class->chain_id, memory_order_relaxed),
+				 h->flags & HL_CHAIN_MASK);
 }
 
 static __attribute__((noinline)) void register_thread(struct lockdep_task *t)
@@ -255,64 +267,68 @@ static inline struct lock_class *map_class(struct uirq_lockdep_map *map, unsigne
 	return map_class_slow(map, subclass);
 }
 
+/* The complete acquisition (recursion held): the fast path in lockdep_internal.h does the common case. */
 static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_map *map,
 				  unsigned int subclass, int trylock, int read,
 				  unsigned long ip, const char *file, int line)
 {
 	struct lock_class *class = map_class(map, subclass);
 	struct held_lock *hlock;
-	uint64_t chain_key, prev_key;
-	unsigned int depth = t->depth;
-	bool irq_context, hardirqs_off;
+	uint64_t chain_key;
+	unsigned int depth = t->depth, flags;
 
 	if (unlikely(!class))
 		return;
+	if (unlikely(!t->registered))
+		register_thread(t);
 	if (unlikely(depth >= UIRQ_MAX_LOCK_DEPTH)) {
 		print_max_depth_bug(t);
 		return;
 	}
-	if (unlikely(!t->registered))
-		register_thread(t);
 	if (unlikely((unsigned int)read > 2))
 		read = read < 0 ? 0 : 2;
 
-	/* hard-irq sections always run with interrupts off: one call in the common case */
-	hardirqs_off = uirq_irqs_disabled();
-	irq_context = hardirqs_off && uirq_in_hardirq();
-	prev_key = t->curr_chain_key;
-	chain_key = iterate_chain_key(prev_key, atomic_load_explicit(&class->id, memory_order_relaxed),
-				      (unsigned int)read | (trylock ? 4u : 0u) | (irq_context ? 8u : 0u));
-	hlock = &t->held_locks[depth];
-	hlock->prev_chain_key = prev_key;
+	flags = (unsigned int)read | (trylock ? HL_TRYLOCK : 0u);
+	if (uirq_irqs_disabled())
+		flags |= HL_HARDIRQS_OFF | (uirq_in_hardirq() ? HL_IRQ_CONTEXT : 0u);
+	chain_key = iterate_chain_key(t->stack[depth].chain_key,
+				      atomic_load_explicit(&class->chain_id, memory_order_relaxed),
+				      flags & HL_CHAIN_MASK);
+	/* written above the top: reports list the locks held before this one, as the kernel's do */
+	hlock = &t->stack[depth + 1];
+	hlock->chain_key = chain_key;
 	hlock->class = class;
-	hlock->instance = map;
+	hlock->instance = lockdep_hide_ptr(map);
 	hlock->site.file = file;
 	hlock->site.line = line;
 	hlock->site.ip = ip;
-	hlock->read = (uint8_t)read;
-	hlock->trylock = trylock != 0;
-	hlock->hardirqs_off = hardirqs_off;
-	hlock->irq_context = irq_context;
+	hlock->flags = (uint8_t)flags;
 
 	mark_usage(t, hlock);
 	validate_chain(t, hlock, chain_key);
 
-	/* pushed only now: reports list the locks held before this one, as the kernel's do */
-	t->curr_chain_key = chain_key;
+	/* pushed only now */
 	t->depth = depth + 1;
 	if (unlikely(t->depth > t->max_depth))
 		note_depth(t);
 }
 
-void uirq_lock_acquire(struct uirq_lockdep_map *map, unsigned int subclass, int trylock,
-		       int read, unsigned long ip, const char *file, int line)
+__attribute__((noinline)) void lock_acquire_slow(struct uirq_lockdep_map *map, unsigned int subclass,
+						 int trylock, int read, unsigned long ip,
+						 const char *file, int line)
 {
 	struct lockdep_task *t = &lockdep_current;
 
-	if (unlikely(!debug_locks_on()) || unlikely(!lockdep_recursion_enter(t)))
-		return;
 	__lock_acquire(t, map, subclass, trylock, read, ip, file, line);
 	lockdep_recursion_exit(t);
+}
+
+void uirq_lock_acquire(struct uirq_lockdep_map *map, unsigned int subclass, int trylock,
+		       int read, unsigned long ip, const char *file, int line)
+{
+	if (unlikely(!debug_locks_on()))
+		return;
+	lockdep_acquire(map, subclass, trylock, read, ip, file, line);
 }
 
 /* Take entry i out of the stack; the locks above it are re-validated on top of the rest. */
@@ -321,26 +337,23 @@ static void remove_held_lock(struct lockdep_task *t, unsigned int i)
 	unsigned int depth = t->depth;
 
 	t->depth = i;
-	t->curr_chain_key = t->held_locks[i].prev_chain_key;
 	for (unsigned int j = i + 1; j < depth; j++) {
 		struct held_lock *h = &t->held_locks[t->depth];
-		uint64_t chain_key;
 
 		*h = t->held_locks[j];
-		h->prev_chain_key = t->curr_chain_key;
-		chain_key = hlock_chain_key(h, t->curr_chain_key);
-		validate_chain(t, h, chain_key);
-		t->curr_chain_key = chain_key;
+		h->chain_key = hlock_chain_key(h, curr_chain_key(t));
+		validate_chain(t, h, h->chain_key);
 		t->depth++;
 	}
 }
 
-static __attribute__((noinline)) void __lock_release(struct lockdep_task *t, struct uirq_lockdep_map *map,
+static void __lock_release(struct lockdep_task *t, struct uirq_lockdep_map *map,
 			   unsigned long ip, const char *file, int line)
 {
+	uintptr_t hidden = lockdep_hide_ptr(map);
 	unsigned int i = t->depth;
 
-	while (i > 0 && t->held_locks[i - 1].instance != map)
+	while (i > 0 && t->held_locks[i - 1].instance != hidden)
 		i--;
 	if (unlikely(i == 0)) {
 		struct lockdep_site site = { .file = file, .line = line, .ip = ip };
@@ -350,28 +363,31 @@ static __attribute__((noinline)) void __lock_release(struct lockdep_task *t, str
 	}
 	i--;
 	if (likely(i == t->depth - 1)) {
-		t->curr_chain_key = t->held_locks[i].prev_chain_key;
 		t->depth--;
 		return;
 	}
 	remove_held_lock(t, i);
 }
 
+__attribute__((noinline)) void lock_release_slow(struct lockdep_task *t, struct uirq_lockdep_map *map,
+						 unsigned long ip, const char *file, int line)
+{
+	if (!lockdep_recursion_enter(t))
+		return;
+	__lock_release(t, map, ip, file, line);
+	lockdep_recursion_exit(t);
+}
+
 void uirq_lock_release(struct uirq_lockdep_map *map, unsigned long ip, const char *file, int line)
 {
 	struct lockdep_task *t = &lockdep_current;
-	unsigned int depth = t->depth;
 
-	if (unlikely(!debug_locks_on()) || unlikely(!lockdep_recursion_enter(t)))
+	if (unlikely(!debug_locks_on()))
 		return;
 	/* the common case: the top of the stack */
-	if (likely(depth && t->held_locks[depth - 1].instance == map)) {
-		t->curr_chain_key = t->held_locks[depth - 1].prev_chain_key;
-		t->depth = depth - 1;
-	} else {
-		__lock_release(t, map, ip, file, line);
-	}
-	lockdep_recursion_exit(t);
+	if (likely(lockdep_release_top(t, map)))
+		return;
+	lock_release_slow(t, map, ip, file, line);
 }
 
 bool uirq_lockdep_is_held_type(const struct uirq_lockdep_map *map, int read)
@@ -383,7 +399,7 @@ bool uirq_lockdep_is_held_type(const struct uirq_lockdep_map *map, int read)
 	for (unsigned int i = 0; i < t->depth; i++) {
 		const struct held_lock *h = &t->held_locks[i];
 
-		if (h->instance == map && (read < 0 || (read == 0) == (h->read == 0)))
+		if (h->instance == lockdep_hide_ptr(map) && (read < 0 || (read == 0) == (h->read == 0)))
 			return true;
 	}
 	return false;
@@ -395,7 +411,7 @@ static void check_no_locks_freed(struct lockdep_task *t, const void *mem, size_t
 	uintptr_t from = (uintptr_t)mem, to = from + len;
 
 	for (unsigned int i = t->depth; i-- > 0;) {
-		uintptr_t m = (uintptr_t)t->held_locks[i].instance;
+		uintptr_t m = (uintptr_t)hlock_map(&t->held_locks[i]);
 
 		if (m + sizeof(struct uirq_lockdep_map) <= from || m >= to)
 			continue;
@@ -455,7 +471,6 @@ static void check_no_locks_held(struct lockdep_task *t)
 	}
 	graph_unlock();
 	t->depth = 0;
-	t->curr_chain_key = 0;
 	lockdep_recursion_exit(t);
 }
 

@@ -19,6 +19,8 @@ void add_chain_cache(uint64_t key)
 {
 	unsigned int i;
 
+	if (!key)
+		return;		/* 0 marks a free slot (see lookup_chain_cache) */
 	if (atomic_load_explicit(&nr_chains, memory_order_relaxed) >= MAX_LOCKDEP_CHAINS) {
 		for (i = 0; i < CHAIN_HASH_SIZE; i++)
 			atomic_store_explicit(&chain_table[i], 0, memory_order_relaxed);

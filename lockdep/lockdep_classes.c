@@ -97,6 +97,7 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	c->after_head = c->before_head = LIST_END;
 	memset(c->usage_site, 0, sizeof(c->usage_site));
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
+	atomic_store_explicit(&c->chain_id, class_chain_id(next_class_id), memory_order_relaxed);
 	atomic_store_explicit(&c->id, next_class_id++, memory_order_relaxed);
 	bucket = class_hash_of(key);
 	atomic_store_explicit(&c->hash_next, atomic_load(&class_hash[bucket]), memory_order_relaxed);
@@ -146,7 +147,7 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen)
 		return;
 	if (only_if_seen) {
 		for (unsigned int sub = 0; sub < UIRQ_MAX_LOCKDEP_SUBCLASSES && !seen; sub++)
-			seen = look_up_lock_class((uintptr_t)key + sub) != NULL;
+			seen = look_up_lock_class(class_key_of(key, sub)) != NULL;
 		if (!seen)
 			return;
 	}
@@ -156,7 +157,7 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen)
 	lockdep_init_once();
 	graph_lock();
 	for (unsigned int sub = 0; sub < UIRQ_MAX_LOCKDEP_SUBCLASSES; sub++) {
-		struct lock_class *c = walk_bucket((uintptr_t)key + sub, ~0u);
+		struct lock_class *c = walk_bucket(class_key_of(key, sub), ~0u);
 
 		if (c)
 			zap_class(c);

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "uirq/config.h"
+#include "uirq/context.h"
 #include "uirq/lockdep.h"
 
 /* Nothing below leaves the library: direct calls, no PLT on the fast path. */
@@ -133,6 +134,7 @@ enum lock_usage_bit {
 struct lock_class {
 	_Atomic uintptr_t key;		/* key address + subclass; 0: slot free */
 	_Atomic uint64_t id;		/* never reused: stale chains cannot match */
+	_Atomic uint64_t chain_id;	/* class_chain_id(id) */
 	_Atomic unsigned int usage_mask;
 	_Atomic uint32_t hash_next;
 	unsigned int subclass;
@@ -154,12 +156,35 @@ static inline uint32_t class_idx(const struct lock_class *c)
 	return (uint32_t)(c - lock_classes);
 }
 
+/*
+ * Pointers to the program's memory that lockdep keeps - a class key that is
+ * the address of a key-less map, a held lock's map - are stored inverted.
+ * ~p is a non-canonical address, so LeakSanitizer's scan of lockdep's tables
+ * and of the (never cleared) held-lock stacks cannot mistake it for a
+ * reference and keep a leaked object that contains a lock "reachable".
+ */
+static inline uintptr_t lockdep_hide_ptr(const void *p)
+{
+	return ~(uintptr_t)p;
+}
+
+static inline void *lockdep_unhide_ptr(uintptr_t v)
+{
+	return (void *)~v;
+}
+
+/* The class key of a key address (or a map's own address) and a subclass, hidden. */
+static inline uintptr_t class_key_of(const void *k, unsigned int subclass)
+{
+	return lockdep_hide_ptr((const char *)k + subclass);
+}
+
 /* The class key of a map: its key (or its own address) plus the subclass. */
 static inline uintptr_t map_class_key(const struct uirq_lockdep_map *map, unsigned int subclass)
 {
 	const void *k = map->key ? (const void *)map->key : (const void *)map;
 
-	return (uintptr_t)k + subclass;
+	return class_key_of(k, subclass);
 }
 
 /* Lock-free lookup; NULL may be a false miss (the caller then registers under the lock). */
@@ -170,32 +195,105 @@ unsigned long nr_lock_classes(void);
 
 /* ---- held locks and the per-thread state ---- */
 
+/* held_lock.flags: the four flags packed in one byte; the low four bits go into the chain key. */
+#define HL_READ_MASK		3u	/* 0 write, 1 read, 2 recursive read */
+#define HL_TRYLOCK		4u
+#define HL_IRQ_CONTEXT		8u
+#define HL_CHAIN_MASK		15u
+#define HL_HARDIRQS_OFF		16u
+#define HL_FLAGS_MAX		32u
+
 struct held_lock {
-	uint64_t prev_chain_key;	/* chain key of the locks below */
+	uint64_t chain_key;		/* chain key of this lock and every lock below it */
 	struct lock_class *class;
-	struct uirq_lockdep_map *instance;
+	uintptr_t instance;		/* the map, hidden (lockdep_hide_ptr) */
 	struct lockdep_site site;
-	uint8_t read;
-	uint8_t trylock;
-	uint8_t hardirqs_off;
-	uint8_t irq_context;
-};
+	union {
+		uint8_t flags;		/* HL_* */
+		struct {
+			uint8_t read : 2;
+			uint8_t trylock : 1;
+			uint8_t irq_context : 1;
+			uint8_t hardirqs_off : 1;
+		};
+	};
+} __attribute__((aligned(64)));		/* one cache line each, indexed by a shift */
+
+static inline struct uirq_lockdep_map *hlock_map(const struct held_lock *h)
+{
+	return lockdep_unhide_ptr(h->instance);
+}
 
 struct lockdep_task {
-	unsigned int depth;
-	int recursion;			/* inside lockdep: nested calls are skipped */
-	uint64_t curr_chain_key;
+	/*
+	 * depth and recursion share one word so that the fast path's last
+	 * store publishes the pushed lock and leaves lockdep at once.
+	 */
+	union {
+		struct {
+			unsigned int depth;
+			unsigned int recursion;	/* inside lockdep: nested calls are skipped */
+		};
+		uint64_t depth_recursion;
+	};
+	/*
+	 * The deepest stack this thread had (never above UIRQ_MAX_LOCK_DEPTH).
+	 * 0 until the first acquisition registers the thread, so that one
+	 * compare sends the first acquisition, a new maximum and the
+	 * MAX_LOCK_DEPTH overflow to the slow path.
+	 */
+	unsigned int max_depth;
 	bool registered;		/* thread-exit destructor armed */
-	unsigned long chain_hits;	/* batched into the global counter */
-	unsigned int max_depth;		/* the global maximum is updated when this grows */
-	struct held_lock held_locks[UIRQ_MAX_LOCK_DEPTH];
+	/* Chain hits not yet in the global counter: hits_base - hits_left (batched). */
+	long hits_left;
+	long hits_base;
+	/*
+	 * stack[0] is a sentinel whose chain key stays 0 (the key of an empty
+	 * stack), so the key below held_locks[i] is always stack[i].chain_key:
+	 * a lock is pushed and popped by one store to depth.
+	 */
+	union {
+		struct held_lock stack[UIRQ_MAX_LOCK_DEPTH + 1];
+		struct {
+			struct held_lock sentinel;
+			struct held_lock held_locks[UIRQ_MAX_LOCK_DEPTH];
+		};
+	};
 };
 
 extern LOCKDEP_TLS struct lockdep_task lockdep_current;
 
+/*
+ * The calling thread's task as a plain pointer, computed once (thread
+ * pointer plus offset): the fast paths then address everything from one
+ * register instead of mixing %fs-relative and materialised addresses.
+ */
+static inline __attribute__((always_inline)) struct lockdep_task *lockdep_task(void)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	__asm__("" : "+r"(t));
+	return t;
+}
+
+/* The chain key of the whole held-lock stack. */
+static inline uint64_t curr_chain_key(const struct lockdep_task *t)
+{
+	return t->stack[t->depth].chain_key;
+}
+
+#ifdef UIRQ_LOCKDEP_PRELOAD
+/* The preload module exports nothing: its hidden alias of the flag is read without the GOT. */
+extern int lockdep_debug_locks;
+#define LOCKDEP_DEBUG_LOCKS	lockdep_debug_locks
+#else
+/* libuirq: a program may read the flag itself (the assert macros), maybe through a copy relocation. */
+#define LOCKDEP_DEBUG_LOCKS	uirq_debug_locks
+#endif
+
 static inline bool debug_locks_on(void)
 {
-	return __atomic_load_n(&uirq_debug_locks, __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&LOCKDEP_DEBUG_LOCKS, __ATOMIC_RELAXED) != 0;
 }
 
 /* Turn the validator off; true if this call did it. */
@@ -225,34 +323,52 @@ void rpt_held_lock(const struct held_lock *hlock);	/* " (name){..}, at: site" */
 
 /* ---- chain cache (lockdep_chains.c) ---- */
 
-/* The chain key after adding one held lock on top of prev. */
-static inline uint64_t iterate_chain_key(uint64_t prev, uint64_t id, unsigned int flags)
-{
-	/* two multiply-xorshift rounds: order-sensitive and well mixed, cheap on the fast path */
-	uint64_t z = (prev ^ ((id << 4) | flags)) * 0x9e3779b97f4a7c15ull;
+/*
+ * The chain key after adding one held lock on top of prev: the 128-bit
+ * product of prev and the lock's (class id, flags), folded to 64 bits (the
+ * wyhash/"mum" mixer).  Order-sensitive (prev and the lock enter through
+ * different seeds), every output bit depends on every input bit, and one
+ * multiply long.  The class id is never reused, so a chain of a zapped class
+ * can never match again.
+ */
+#define CHAIN_KEY_SEED	0x243f6a8885a308d3ull	/* digits of pi */
+#define CHAIN_ID_SEED	0x13198a2e03707344ull
 
-	z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ull;
-	z ^= z >> 32;
-	return z ? z : 1;
+/* The class's part of the chain key: its id, with the low four bits left for the flags. */
+static inline uint64_t class_chain_id(uint64_t id)
+{
+	return (id << 4) ^ CHAIN_ID_SEED;
+}
+
+static inline uint64_t iterate_chain_key(uint64_t prev, uint64_t chain_id, unsigned int flags)
+{
+	unsigned __int128 m = (unsigned __int128)(prev ^ CHAIN_KEY_SEED) * (chain_id ^ flags);
+
+	return (uint64_t)m ^ (uint64_t)(m >> 64);
 }
 
 extern _Atomic uint64_t chain_table[CHAIN_HASH_SIZE];
 
+/* The low bits of the key are as well mixed as the high ones (the fold brings them down). */
 static inline unsigned int chain_slot(uint64_t key)
 {
-	return (unsigned int)(key ^ (key >> 32)) & (CHAIN_HASH_SIZE - 1);
+	return (unsigned int)key & (CHAIN_HASH_SIZE - 1);
 }
 
-/* Lock-free: a miss (even a false one, while the table is being cleared) only costs a validation. */
+/*
+ * Lock-free: a miss (even a false one, while the table is being cleared) only
+ * costs a validation.  0 marks a free slot, so the (2^-64) key 0 is never
+ * found, nor cached: such a chain is validated every time.
+ */
 static inline bool lookup_chain_cache(uint64_t key)
 {
 	for (unsigned int i = chain_slot(key); ; i = (i + 1) & (CHAIN_HASH_SIZE - 1)) {
 		uint64_t v = atomic_load_explicit(&chain_table[i], memory_order_relaxed);
 
-		if (v == key)
-			return true;
 		if (!v)
 			return false;
+		if (v == key)
+			return true;
 	}
 }
 void add_chain_cache(uint64_t chain_key);	/* graph lock held */
@@ -302,18 +418,28 @@ void rpt_dep_site(const struct lock_dep *d);
 
 void mark_usage_slow(struct lockdep_task *t, struct held_lock *hlock, unsigned int needed);
 
+/* The usage bits an acquisition with HL_* flags f implies. */
+#define LOCKDEP_NEEDED(f)							\
+	(LOCKF(LOCK_USED) |							\
+	 (((f) & HL_READ_MASK) ? LOCKF(LOCK_USED_READ) : 0) |			\
+	 /* a trylock in an irq cannot deadlock against the interrupted code */	\
+	 (!((f) & HL_TRYLOCK) && ((f) & HL_IRQ_CONTEXT) ?			\
+	  LOCKF(((f) & HL_READ_MASK) ? LOCK_USED_IN_HARDIRQ_READ : LOCK_USED_IN_HARDIRQ) : 0) | \
+	 (!((f) & HL_HARDIRQS_OFF) ?						\
+	  LOCKF(((f) & HL_READ_MASK) ? LOCK_ENABLED_HARDIRQ_READ : LOCK_ENABLED_HARDIRQ) : 0))
+#define LOCKDEP_NEEDED4(f)	LOCKDEP_NEEDED(f), LOCKDEP_NEEDED((f) + 1),	\
+				LOCKDEP_NEEDED((f) + 2), LOCKDEP_NEEDED((f) + 3)
+#define LOCKDEP_NEEDED16(f)	LOCKDEP_NEEDED4(f), LOCKDEP_NEEDED4((f) + 4),	\
+				LOCKDEP_NEEDED4((f) + 8), LOCKDEP_NEEDED4((f) + 12)
+
+/* As a table, so that the fast path reads it with one load, or none when the flags are constant. */
+static const uint8_t lockdep_usage_needed[HL_FLAGS_MAX] = { LOCKDEP_NEEDED16(0u), LOCKDEP_NEEDED16(16u) };
+
 /* Mark the usage bits this acquisition implies; no lock when they are all set already. */
 static inline void mark_usage(struct lockdep_task *t, struct held_lock *hlock)
 {
-	unsigned int needed = LOCKF(LOCK_USED);
+	unsigned int needed = lockdep_usage_needed[hlock->flags];
 
-	if (hlock->read)
-		needed |= LOCKF(LOCK_USED_READ);
-	/* a trylock in an irq cannot deadlock against the interrupted code */
-	if (!hlock->trylock && hlock->irq_context)
-		needed |= LOCKF(hlock->read ? LOCK_USED_IN_HARDIRQ_READ : LOCK_USED_IN_HARDIRQ);
-	if (!hlock->hardirqs_off)
-		needed |= LOCKF(hlock->read ? LOCK_ENABLED_HARDIRQ_READ : LOCK_ENABLED_HARDIRQ);
 	if (unlikely((atomic_load_explicit(&hlock->class->usage_mask, memory_order_acquire) & needed) != needed))
 		mark_usage_slow(t, hlock, needed);
 }
@@ -331,6 +457,137 @@ struct lockdep_counters {
 	_Atomic unsigned long max_depth_seen;
 } __attribute__((aligned(64)));
 extern struct lockdep_counters lockdep_counters;
+
+/* ---- the fast paths (lockdep.c has the rest); the preload library inlines them too ---- */
+
+/*
+ * Everything lockdep_acquire_fast() does not answer, for the calling thread;
+ * called with recursion set, leaves it clear.  (No task argument: with seven,
+ * the fast path's callers can make it a tail call.)
+ */
+void lock_acquire_slow(struct uirq_lockdep_map *map, unsigned int subclass,
+		       int trylock, int read, unsigned long ip, const char *file, int line);
+/* A release that is not of the top of the stack, or made inside lockdep. */
+void lock_release_slow(struct lockdep_task *t, struct uirq_lockdep_map *map,
+		       unsigned long ip, const char *file, int line);
+/*
+ * Count a chain hit: per thread, moved to the global counter every
+ * CHAIN_HITS_BATCH hits (the first one at once).  No call, so the fast path
+ * needs no registers saved across one.
+ */
+#define CHAIN_HITS_BATCH	256L
+
+static inline __attribute__((always_inline)) void lockdep_count_hit(struct lockdep_task *t)
+{
+	if (unlikely(--t->hits_left < 0)) {
+		/* pending = hits_base - hits_left = hits_base + 1 */
+		atomic_fetch_add_explicit(&lockdep_counters.chain_hits, (unsigned long)t->hits_base + 1,
+					  memory_order_relaxed);
+		t->hits_left = t->hits_base = CHAIN_HITS_BATCH;
+	}
+}
+
+/*
+ * Note an acquisition, the common case; the caller has checked
+ * debug_locks_on().  True: done (or skipped: see below).  False: the caller
+ * must call lock_acquire_slow() with the same arguments, at once.
+ *
+ * The common case is answered here, inline, with no lock, no call and no
+ * store before the answer is known: the class cached in the map, its usage
+ * bits all set already, a stack no deeper than this thread has had before,
+ * and the new chain in the chain cache - which means this very sequence of
+ * classes (and flags) was validated against the graph before, so this
+ * acquisition is validated.  Anything else goes to lock_acquire_slow(), the
+ * complete algorithm.
+ *
+ * Signals: the recursion flag is set before anything is written, and the
+ * last store - depth + 1 and recursion 0 in one 64-bit word - pushes the
+ * lock and leaves lockdep at once.  A handler that interrupts in between
+ * sees recursion set and leaves the stack alone (its lock and unlock both go
+ * unannotated, as for any signal that interrupts lockdep); one that
+ * interrupts before sees a stack nothing was written to yet; one after sees
+ * the lock pushed.  The entry is written above the top, where only a
+ * handler could write too, and the handler is kept out by the flag.
+ */
+static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lockdep_task *t,
+		struct uirq_lockdep_map *map, unsigned int subclass, int trylock, int read,
+		unsigned long ip, const char *file, int line)
+{
+	struct lock_class *class;
+	unsigned int depth, flags, needed;
+	uint64_t key;
+
+	if (unlikely(t->recursion))
+		return true;
+	t->recursion = 1;
+	atomic_signal_fence(memory_order_seq_cst);
+	depth = t->depth;
+	class = __atomic_load_n((struct lock_class **)&map->class_cache, __ATOMIC_ACQUIRE);
+	/* depth < max_depth: registered, no new maximum, and below UIRQ_MAX_LOCK_DEPTH */
+	if (unlikely(depth >= t->max_depth || subclass != 0 || (unsigned int)read > 2 || !class ||
+		     /* a class zapped with its key may have been recycled: check it is still ours */
+		     atomic_load_explicit(&class->key, memory_order_relaxed) != map_class_key(map, 0)))
+		return false;
+	flags = (unsigned int)read | (trylock ? HL_TRYLOCK : 0u);
+	if (likely(!uirq_irqs_disabled())) {
+		needed = lockdep_usage_needed[flags];	/* a constant when read and trylock are */
+	} else {
+		/* hard-irq sections always run with interrupts off */
+		flags |= HL_HARDIRQS_OFF | (uirq_in_hardirq() ? HL_IRQ_CONTEXT : 0u);
+		needed = lockdep_usage_needed[flags];
+	}
+	if (unlikely((atomic_load_explicit(&class->usage_mask, memory_order_acquire) & needed) != needed))
+		return false;
+	key = iterate_chain_key(t->stack[depth].chain_key,
+				atomic_load_explicit(&class->chain_id, memory_order_relaxed),
+				flags & HL_CHAIN_MASK);
+	/* a trylock cannot block: it adds no dependency and is not checked */
+	if (!trylock && unlikely(!lookup_chain_cache(key)))
+		return false;
+	t->stack[depth + 1].chain_key = key;
+	t->stack[depth + 1].class = class;
+	t->stack[depth + 1].instance = lockdep_hide_ptr(map);
+	t->stack[depth + 1].site.file = file;
+	t->stack[depth + 1].site.line = line;
+	t->stack[depth + 1].site.ip = ip;
+	t->stack[depth + 1].flags = (uint8_t)flags;
+	if (!trylock)
+		lockdep_count_hit(t);
+	atomic_signal_fence(memory_order_seq_cst);
+	t->depth_recursion = depth + 1;		/* push; recursion = 0 */
+	return true;
+}
+
+/* Note an acquisition; the caller has checked debug_locks_on(). */
+static inline __attribute__((always_inline)) void lockdep_acquire(struct uirq_lockdep_map *map,
+		unsigned int subclass, int trylock, int read, unsigned long ip, const char *file, int line)
+{
+	struct lockdep_task *t = lockdep_task();
+
+	if (unlikely(!lockdep_acquire_fast(t, map, subclass, trylock, read, ip, file, line)))
+		lock_acquire_slow(map, subclass, trylock, read, ip, file, line);
+}
+
+/*
+ * Release map if it is the top of the stack (the common case): one store to
+ * depth, atomic for a signal handler, which sees the lock either held or
+ * not, with the chain key of what it sees (keys live in the entries).  Not
+ * done inside lockdep (recursion set: the interrupted code owns the stack).
+ * False: the caller goes to lock_release_slow().
+ */
+static inline __attribute__((always_inline)) bool lockdep_release_top(struct lockdep_task *t,
+								      const struct uirq_lockdep_map *map)
+{
+	unsigned int depth = t->depth;
+
+	/* stack[depth] is held_locks[depth - 1], the top */
+	if (likely(!t->recursion && depth && t->stack[depth].instance == lockdep_hide_ptr(map))) {
+		atomic_signal_fence(memory_order_seq_cst);
+		t->depth = depth - 1;
+		return true;
+	}
+	return false;
+}
 
 #endif /* UIRQ_CONFIG_LOCKDEP */
 

@@ -338,7 +338,7 @@ void rpt_class(const struct lock_class *class)
 
 void rpt_held_lock(const struct held_lock *hlock)
 {
-	rpt("%p ", (void *)hlock->instance);
+	rpt("%p ", (void *)hlock_map(hlock));
 	rpt_class(hlock->class);
 	rpt(", at: ");
 	rpt_site(&hlock->site);

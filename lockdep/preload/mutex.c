@@ -56,11 +56,11 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 		return ret;
 	}
 	if (op != OP_TRY)
-		uirq_lock_acquire(&r->map, 0, 0, UIRQ_LOCK_WRITE, ip, NULL, 0);
+		preload_acquire(r, 0, UIRQ_LOCK_WRITE, ip);
 	ret = real_lock(op, m, clk, t);
-	if (got_it(ret)) {
+	if (likely(got_it(ret))) {
 		if (op == OP_TRY)
-			uirq_lock_acquire(&r->map, 0, 1, UIRQ_LOCK_WRITE, ip, NULL, 0);
+			preload_acquire(r, 1, UIRQ_LOCK_WRITE, ip);
 		if (owned) {
 			atomic_store_explicit(&r->owner, SELF, memory_order_relaxed);
 			r->depth = 1;
@@ -72,9 +72,56 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 	return ret;
 }
 
+/* pthread_mutex_lock, for whatever the fast path below does not handle. */
+static __attribute__((noinline)) int lock_slow(pthread_mutex_t *m, unsigned long ip)
+{
+	return do_lock(OP_LOCK, m, 0, NULL, ip);
+}
+
+/* A failed pthread_mutex_lock (EINVAL, ENOTRECOVERABLE, ...): the validation stays, the hold does not. */
+static __attribute__((noinline)) void lock_failed(pthread_mutex_t *m, unsigned long ip)
+{
+	struct lock_rec *r = rec_get(m, REC_MUTEX, ip);
+
+	if (r)
+		uirq_lock_release(&r->map, ip, NULL, 0);
+}
+
+/* The real pthread_mutex_lock of an annotated lock. */
+static __attribute__((noinline)) int lock_call(pthread_mutex_t *m, unsigned long ip)
+{
+	int ret = REAL(mutex_lock)(m);
+
+	if (unlikely(!got_it(ret)))
+		lock_failed(m, ip);
+	return ret;
+}
+
+/* lockdep_acquire_fast() said no: the complete acquisition, then the real call. */
+static __attribute__((noinline)) int lock_acquire_slow_call(pthread_mutex_t *m, struct lock_rec *r,
+							     unsigned long ip)
+{
+	lock_acquire_slow(&r->map, 0, 0, UIRQ_LOCK_WRITE, ip, NULL, 0);
+	return lock_call(m, ip);
+}
+
+/*
+ * The common case, do_lock(OP_LOCK) for a normal mutex with a live record,
+ * with nothing but m kept across the real call.
+ */
 PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
-	return do_lock(OP_LOCK, m, 0, NULL, CALLER_IP);
+	struct lock_rec *r;
+
+	if (unlikely(!preload_active()))
+		return REAL(mutex_lock)(m);
+	r = rec_probe(m, REC_MUTEX);
+	if (unlikely(!r))
+		return lock_slow(m, CALLER_IP);
+	if (unlikely(!lockdep_acquire_fast(lockdep_task(), &r->map, 0, 0, UIRQ_LOCK_WRITE, CALLER_IP, NULL, 0)))
+		return lock_acquire_slow_call(m, r, CALLER_IP);
+	/* a tail call: this function keeps no stack frame */
+	return lock_call(m, CALLER_IP);
 }
 
 PRELOAD_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
@@ -93,28 +140,38 @@ PRELOAD_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *restrict m, clockid_
 	return do_lock(OP_CLOCK, m, clk, t, CALLER_IP);
 }
 
-PRELOAD_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+/* The annotation of an unlock that is not of the top of the stack, or of a recursive/error-checking mutex. */
+static __attribute__((noinline)) void unlock_slow(pthread_mutex_t *m, unsigned long ip)
 {
-	unsigned long ip = CALLER_IP;
-	struct lock_rec *r;
+	struct lock_rec *r = rec_get(m, REC_MUTEX, ip);
 
-	if (unlikely(!preload_active()))
-		return REAL(mutex_unlock)(m);
-	r = rec_get(m, REC_MUTEX, ip);
 	if (unlikely(!r))
-		return REAL(mutex_unlock)(m);
+		return;
 	if (r->mtype != MTYPE_NORMAL) {
 		if (atomic_load_explicit(&r->owner, memory_order_relaxed) != SELF)
-			return REAL(mutex_unlock)(m);	/* EPERM, the program's own check */
+			return;		/* EPERM, the program's own check */
 		if (r->depth > 1) {
 			r->depth--;
-			return REAL(mutex_unlock)(m);
+			return;
 		}
 		r->depth = 0;
 		atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	}
-	/* Released before the real unlock, as the kernel does: the next owner may run at once. */
 	uirq_lock_release(&r->map, ip, NULL, 0);
+}
+
+/* The complete unlock: annotation, then the real call. */
+static __attribute__((noinline)) int unlock_slow_call(pthread_mutex_t *m, unsigned long ip)
+{
+	unlock_slow(m, ip);
+	return REAL(mutex_unlock)(m);
+}
+
+PRELOAD_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	/* Released before the real unlock, as the kernel does: the next owner may run at once. */
+	if (likely(preload_active()) && unlikely(!preload_release_top(m, REC_MUTEX)))
+		return unlock_slow_call(m, CALLER_IP);
 	return REAL(mutex_unlock)(m);
 }
 

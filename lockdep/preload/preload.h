@@ -11,17 +11,25 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "uirq/lockdep.h"
+/*
+ * The engine is compiled into this module: its fast paths are inlined into
+ * the wrappers (a chain-cache hit costs no call into the engine).
+ */
+#include "../lockdep_internal.h"
+
+/* Nothing of this header leaves the module: direct, GOT-less access. */
+#pragma GCC visibility push(hidden)
 
 #define PRELOAD_EXPORT	__attribute__((visibility("default")))
 #define PRELOAD_TLS	__thread __attribute__((tls_model("initial-exec")))
 #define CALLER_IP	((unsigned long)__builtin_return_address(0))
 #define ALWAYS_INLINE	inline __attribute__((always_inline))
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define container_of(p, type, member) ((type *)((char *)(p) - offsetof(type, member)))
 #if defined(__x86_64__) || defined(__i386__)
 #define cpu_relax()	__builtin_ia32_pause()
 #else
@@ -71,13 +79,12 @@ extern atomic_bool preload_resolved;
 void preload_resolve(void);
 
 /*
- * The real function NAME, resolving on the first call made before our
- * constructor ran.  One plain load on the fast path: the pointers are
- * written once, by the constructor, before the program can start threads.
+ * The real function NAME: one plain load.  Until resolved it is a stub that
+ * resolves and calls (real.c); the pointers are written once, by the
+ * constructor, before the program can start threads.  A MAYBE function the
+ * C library lacks is NULL once resolved.
  */
-#define REAL(name)							\
-	(likely(preload_real.name != NULL) ? preload_real.name :		\
-	 (preload_resolve(), preload_real.name))
+#define REAL(name)	(preload_real.name)
 
 /* ---- per-lock records (table.c, record.c) ---- */
 enum rec_kind { REC_MUTEX = 1, REC_RWLOCK, REC_SPIN };
@@ -92,9 +99,16 @@ enum rec_mtype { MTYPE_NORMAL = 0, MTYPE_RECURSIVE, MTYPE_ERRORCHECK };
  */
 struct lock_rec {
 	_Atomic uintptr_t addr;		/* 0: free slot */
-	atomic_int state;		/* enum rec_state */
-	uint8_t kind;			/* enum rec_kind */
-	uint8_t mtype;			/* enum rec_mtype, mutexes only */
+	union {
+		struct {
+			atomic_int state;	/* enum rec_state */
+			uint8_t kind;		/* enum rec_kind; written atomically (see tag) */
+			uint8_t mtype;		/* enum rec_mtype, mutexes only; idem */
+			uint8_t tag_zero[2];	/* never written: 0 */
+		};
+		/* state, kind and mtype in one word: the fast paths' single compare (REC_TAG) */
+		uint64_t tag;
+	};
 	bool own_key;			/* key below is registered (instance class) */
 	/* Owner and depth: recursive and error-checking mutexes only; written by the holder. */
 	_Atomic uintptr_t owner;
@@ -103,6 +117,14 @@ struct lock_rec {
 	struct uirq_lock_class_key key;
 	char name[48];
 } __attribute__((aligned(64)));
+
+/* The tag of a live record of this kind that the fast paths handle: not a recursive/error-checking mutex. */
+#define REC_TAG(kind)	((uint64_t)REC_LIVE | (uint64_t)(kind) << 32 | (uint64_t)MTYPE_NORMAL << 40)
+
+static inline uint64_t rec_tag(const struct lock_rec *r)
+{
+	return __atomic_load_n(&r->tag, __ATOMIC_ACQUIRE);
+}
 
 /* The record for lock, created on first use; NULL when the lock goes untracked. */
 struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long ip, bool reinit);
@@ -155,6 +177,73 @@ static ALWAYS_INLINE struct lock_rec *rec_get(void *lock, enum rec_kind kind, un
 	return rec_lookup_slow(lock, kind, ip, false);
 }
 
+/*
+ * The record of lock if it is live, of this kind and has REC_TAG(kind) (one
+ * multiply, nearly always one probe and one compare); NULL: anything else,
+ * for the complete path (rec_get and the mutex type's own handling).
+ */
+static ALWAYS_INLINE struct lock_rec *rec_probe(void *lock, enum rec_kind kind)
+{
+	uintptr_t a = (uintptr_t)lock;
+	struct lock_rec *tab = atomic_load_explicit(&preload_table, memory_order_acquire);
+
+	if (likely(tab != NULL)) {
+		uint32_t i = (uint32_t)(preload_hash(a) >> (64 - TABLE_BITS));
+
+		for (;;) {
+			struct lock_rec *r = &tab[i];
+			uintptr_t cur = atomic_load_explicit(&r->addr, memory_order_acquire);
+
+			if (cur == a)
+				return likely(rec_tag(r) == REC_TAG(kind)) ? r : NULL;
+			if (cur == 0)
+				return NULL;
+			i = (i + 1) & (TABLE_SIZE - 1);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Annotate an acquisition of r's lock (the caller checked preload_active()):
+ * the engine's fast path, inline.  Every map this module gives the engine
+ * is the map of a lock_rec.
+ */
+static ALWAYS_INLINE void preload_acquire(struct lock_rec *r, int trylock, int read, unsigned long ip)
+{
+	lockdep_acquire(&r->map, 0, trylock, read, ip, NULL, 0);
+}
+
+/*
+ * The unlock fast path, without hashing lock: if the top of this thread's
+ * held-lock stack is lock (a live record of this kind, and not a recursive
+ * or error-checking mutex, whose owner and depth the slow path keeps), pop
+ * it and return true.  The top entry's map is a lock_rec's (see above), and
+ * records live as long as the process, so its record is read safely; a slot
+ * belongs to one address for ever, so r->addr == lock means r is the record
+ * rec_get() would have found.  Otherwise false: the caller takes the
+ * ordinary path (rec_get, then uirq_lock_release).
+ */
+static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
+{
+	struct lockdep_task *t = &lockdep_current;
+	unsigned int depth = t->depth;
+	const struct lock_rec *r;
+
+	if (unlikely(t->recursion || !depth))
+		return false;
+	/* stack[depth] is the top, held_locks[depth - 1] */
+	r = container_of(hlock_map(&t->stack[depth]), struct lock_rec, map);
+	if (likely(atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
+		   rec_tag(r) == REC_TAG(kind))) {
+		/* one store: see lockdep_release_top() */
+		atomic_signal_fence(memory_order_seq_cst);
+		t->depth = depth - 1;
+		return true;
+	}
+	return false;
+}
+
 /* One init call site (site mode): its class key lives as long as the process. */
 struct site_rec {
 	_Atomic uintptr_t ip;
@@ -169,7 +258,7 @@ extern enum class_mode preload_classes;
 /* 0 when UIRQ_LOCKDEP=0 or the validator has turned itself off: pure pass-through. */
 static inline bool preload_active(void)
 {
-	return __atomic_load_n(&uirq_debug_locks, __ATOMIC_RELAXED) != 0;
+	return debug_locks_on();
 }
 
 /* A per-thread identity for owner fields (cheap, unique among live threads). */
@@ -179,4 +268,5 @@ extern PRELOAD_TLS char preload_self;
 /* Write a message to stderr without stdio (safe in any context). */
 void preload_msg(const char *s);
 
+#pragma GCC visibility pop
 #endif

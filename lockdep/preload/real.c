@@ -7,10 +7,86 @@
 #include "preload.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdlib.h>
 
-struct real_fns preload_real;
 atomic_bool preload_resolved;
+
+/*
+ * Until resolved, every pointer is a stub that resolves them all and then
+ * makes the call: a wrapper calls through one plain load, with no test (and
+ * so no stack frame kept only for the resolving call).  The constructor
+ * resolves before the program can start threads.
+ */
+#define STUB(ret, field, params, args)					\
+	static ret stub_##field params					\
+	{								\
+		preload_resolve();					\
+		return preload_real.field args;				\
+	}
+/* Newer calls (glibc 2.30+) may be missing: then ENOSYS, as the wrappers do. */
+#define STUB_MAYBE(field, params, args)					\
+	static int stub_##field params					\
+	{								\
+		preload_resolve();					\
+		return preload_real.field ? preload_real.field args : ENOSYS; \
+	}
+
+typedef pthread_mutex_t mutex_t;
+typedef pthread_rwlock_t rwlock_t;
+typedef const struct timespec cts_t;
+
+STUB(int, mutex_init, (mutex_t *m, const pthread_mutexattr_t *a), (m, a))
+STUB(int, mutex_lock, (mutex_t *m), (m))
+STUB(int, mutex_trylock, (mutex_t *m), (m))
+STUB(int, mutex_timedlock, (mutex_t *m, cts_t *t), (m, t))
+STUB_MAYBE(mutex_clocklock, (mutex_t *m, clockid_t c, cts_t *t), (m, c, t))
+STUB(int, mutex_unlock, (mutex_t *m), (m))
+STUB(int, mutex_destroy, (mutex_t *m), (m))
+STUB(int, rwlock_init, (rwlock_t *l, const pthread_rwlockattr_t *a), (l, a))
+STUB(int, rwlock_rdlock, (rwlock_t *l), (l))
+STUB(int, rwlock_tryrdlock, (rwlock_t *l), (l))
+STUB(int, rwlock_timedrdlock, (rwlock_t *l, cts_t *t), (l, t))
+STUB_MAYBE(rwlock_clockrdlock, (rwlock_t *l, clockid_t c, cts_t *t), (l, c, t))
+STUB(int, rwlock_wrlock, (rwlock_t *l), (l))
+STUB(int, rwlock_trywrlock, (rwlock_t *l), (l))
+STUB(int, rwlock_timedwrlock, (rwlock_t *l, cts_t *t), (l, t))
+STUB_MAYBE(rwlock_clockwrlock, (rwlock_t *l, clockid_t c, cts_t *t), (l, c, t))
+STUB(int, rwlock_unlock, (rwlock_t *l), (l))
+STUB(int, rwlock_destroy, (rwlock_t *l), (l))
+STUB(int, spin_init, (pthread_spinlock_t *l, int p), (l, p))
+STUB(int, spin_lock, (pthread_spinlock_t *l), (l))
+STUB(int, spin_trylock, (pthread_spinlock_t *l), (l))
+STUB(int, spin_unlock, (pthread_spinlock_t *l), (l))
+STUB(int, spin_destroy, (pthread_spinlock_t *l), (l))
+STUB(int, cond_wait, (pthread_cond_t *c, mutex_t *m), (c, m))
+STUB(int, cond_timedwait, (pthread_cond_t *c, mutex_t *m, cts_t *t), (c, m, t))
+STUB_MAYBE(cond_clockwait, (pthread_cond_t *c, mutex_t *m, clockid_t k, cts_t *t), (c, m, k, t))
+
+static __attribute__((noreturn)) void stub_exit_(int status)
+{
+	preload_resolve();
+	preload_real.exit_(status);
+}
+
+static __attribute__((noreturn)) void stub_Exit_(int status)
+{
+	preload_resolve();
+	preload_real.Exit_(status);
+}
+
+struct real_fns preload_real = {
+#define S(field) .field = stub_##field
+	S(mutex_init), S(mutex_lock), S(mutex_trylock), S(mutex_timedlock), S(mutex_clocklock),
+	S(mutex_unlock), S(mutex_destroy),
+	S(rwlock_init), S(rwlock_rdlock), S(rwlock_tryrdlock), S(rwlock_timedrdlock),
+	S(rwlock_clockrdlock), S(rwlock_wrlock), S(rwlock_trywrlock), S(rwlock_timedwrlock),
+	S(rwlock_clockwrlock), S(rwlock_unlock), S(rwlock_destroy),
+	S(spin_init), S(spin_lock), S(spin_trylock), S(spin_unlock), S(spin_destroy),
+	S(cond_wait), S(cond_timedwait), S(cond_clockwait),
+	S(exit_), S(Exit_),
+#undef S
+};
 
 /* dlsym cannot take a pthread lock with glibc's allocator; another allocator might. */
 static PRELOAD_TLS bool resolving;

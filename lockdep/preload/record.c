@@ -62,8 +62,10 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 {
 	struct site_rec *site = NULL;
 
-	r->kind = kind;
-	r->mtype = kind == REC_MUTEX ? mutex_type(lock) : MTYPE_NORMAL;
+	/* atomic: the fast paths read them with state, in one word (rec_tag) */
+	__atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->mtype, (uint8_t)(kind == REC_MUTEX ? mutex_type(lock) : MTYPE_NORMAL),
+			 __ATOMIC_RELAXED);
 	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	r->depth = 0;
 	if (from_init && preload_classes == CLASSES_SITE)

@@ -47,10 +47,10 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 	if (unlikely(!r))
 		return real_lock(op, l, clk, t);
 	if (!try)
-		uirq_lock_acquire(&r->map, 0, 0, read, ip, NULL, 0);
+		preload_acquire(r, 0, read, ip);
 	ret = real_lock(op, l, clk, t);
 	if (ret == 0 && try)
-		uirq_lock_acquire(&r->map, 0, 1, read, ip, NULL, 0);
+		preload_acquire(r, 1, read, ip);
 	else if (ret != 0 && !try)
 		uirq_lock_release(&r->map, ip, NULL, 0);	/* timed out, or EDEADLK */
 	return ret;
@@ -98,13 +98,18 @@ PRELOAD_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, cloc
 	return do_lock(OP_CLOCKWR, l, clk, t, CALLER_IP);
 }
 
+static __attribute__((noinline)) void unlock_slow(pthread_rwlock_t *l, unsigned long ip)
+{
+	struct lock_rec *r = rec_get(l, REC_RWLOCK, ip);
+
+	if (r)
+		uirq_lock_release(&r->map, ip, NULL, 0);
+}
+
 PRELOAD_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
-	unsigned long ip = CALLER_IP;
-	struct lock_rec *r;
-
-	if (likely(preload_active()) && (r = rec_get(l, REC_RWLOCK, ip)))
-		uirq_lock_release(&r->map, ip, NULL, 0);
+	if (likely(preload_active()) && !preload_release_top(l, REC_RWLOCK))
+		unlock_slow(l, CALLER_IP);
 	return REAL(rwlock_unlock)(l);
 }
 

@@ -10,7 +10,7 @@ PRELOAD_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 
 	if (unlikely(!preload_active()) || !(r = rec_get((void *)l, REC_SPIN, ip)))
 		return REAL(spin_lock)(l);
-	uirq_lock_acquire(&r->map, 0, 0, UIRQ_LOCK_WRITE, ip, NULL, 0);
+	preload_acquire(r, 0, UIRQ_LOCK_WRITE, ip);
 	ret = REAL(spin_lock)(l);
 	if (unlikely(ret != 0))
 		uirq_lock_release(&r->map, ip, NULL, 0);
@@ -24,17 +24,22 @@ PRELOAD_EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
 	int ret = REAL(spin_trylock)(l);
 
 	if (ret == 0 && likely(preload_active()) && (r = rec_get((void *)l, REC_SPIN, ip)))
-		uirq_lock_acquire(&r->map, 0, 1, UIRQ_LOCK_WRITE, ip, NULL, 0);
+		preload_acquire(r, 1, UIRQ_LOCK_WRITE, ip);
 	return ret;
+}
+
+static __attribute__((noinline)) void unlock_slow(pthread_spinlock_t *l, unsigned long ip)
+{
+	struct lock_rec *r = rec_get((void *)l, REC_SPIN, ip);
+
+	if (r)
+		uirq_lock_release(&r->map, ip, NULL, 0);
 }
 
 PRELOAD_EXPORT int pthread_spin_unlock(pthread_spinlock_t *l)
 {
-	unsigned long ip = CALLER_IP;
-	struct lock_rec *r;
-
-	if (likely(preload_active()) && (r = rec_get((void *)l, REC_SPIN, ip)))
-		uirq_lock_release(&r->map, ip, NULL, 0);
+	if (likely(preload_active()) && !preload_release_top((void *)l, REC_SPIN))
+		unlock_slow(l, CALLER_IP);
 	return REAL(spin_unlock)(l);
 }
 
