@@ -446,8 +446,11 @@ void uirq_handle_nested_irq(unsigned int irq)
 	irqd_set(desc, IRQD_IRQ_INPROGRESS);
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 
-	for_each_action_of_desc(desc, action)
+	for_each_action_of_desc(desc, action) {
+		irq_trace(UIRQ_TRACE_NESTED_ENTRY, irq, action->name);
 		ret |= action->thread_fn((int)action->irq, action->dev_id);
+		irq_trace(UIRQ_TRACE_NESTED_EXIT, irq, action->name);
+	}
 	if (!(desc->settings & IRQ_SETTINGS_NO_DEBUG))
 		note_interrupt(desc, ret);
 

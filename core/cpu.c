@@ -3,8 +3,21 @@
  * The CPUs: threads that take interrupts.  Each has a pending queue of
  * raised lines (a lock-free stack; a raise of a line already queued
  * coalesces, as a latch does), an epoll set for the fds of fd-backed lines
- * and an eventfd doorbell.  A raiser rings the doorbell only when the CPU
- * announced it is going to sleep, so a busy CPU costs no system call.
+ * and an eventfd doorbell.
+ *
+ * A CPU whose queue runs empty busy-polls it for a short, adaptive time
+ * before it sleeps (like KVM's halt polling): the window grows while raises
+ * keep arriving soon after the CPU went idle and shrinks when they do not,
+ * so an idle CPU does not poll at all.  A raiser rings the doorbell only when
+ * the CPU announced it is going to sleep, so a raise to a busy or polling
+ * CPU costs no system call.
+ *
+ * An fd's readiness runs the line's flow handler directly on the CPU that
+ * saw it (no queue hop).  Fds are registered edge-triggered once; the
+ * one-shot "armed" state lives in an atomic word of the watch, so rearming
+ * from a chip's ack/unmask (hard-irq context, descriptor lock held) is
+ * lock-free and makes no system call.
+ *
  * Every line runs its flow handler in hard-irq context with interrupts
  * disabled; the futex wakes of handler threads are done after the
  * interrupt, as the kernel's woken threads run after the hard irq returns.
@@ -19,32 +32,60 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internals.h"
 
 #define DOORBELL_TAG	UINT64_MAX
 
+/* Adaptive polling of the pending queue (ns). */
+#define POLL_START_NS	1000u
+#define POLL_MAX_NS	UIRQ_CPU_POLL_MAX_NS
+
 struct uirq_cpu {
+	/* Written by raisers: one cache line. */
 	_Atomic(struct uirq_irq_desc *) head;	/* pending lines */
 	atomic_int sleeping;			/* about to wait: ring the doorbell */
 	atomic_bool stop;
-	_Atomic(struct uirq_irq_desc *) current;	/* being handled */
+	_Atomic uint64_t rung_at;		/* when a raiser last rang the doorbell (ns) */
+	atomic_int rung_core;			/* and on which host core */
+	/* The CPU's own. */
+	_Atomic(struct uirq_irq_desc *) current __attribute__((aligned(64)));	/* being handled */
+	unsigned int poll_ns;			/* the current polling window */
 	int epfd;
 	int doorbell;
-	int pin;
 	unsigned int index;
 	pthread_t thread;
-};
+} __attribute__((aligned(64)));
 
 static struct uirq_cpu cpus[UIRQ_MAX_CPUS];
 static pthread_mutex_t cpus_lock = PTHREAD_MUTEX_INITIALIZER;	/* start/stop, slot setup */
-static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;	/* fd watches */
+/* Setting up, moving and dropping fd watches: process context only. */
+static UIRQ_DEFINE_MUTEX(watch_mutex);
+static atomic_uint watch_gen;	/* tells a stale epoll event of a dropped watch from its successor */
 static atomic_uint nr_running;	/* 0 while stopped */
 static unsigned int nr_configured;
 static int pins[UIRQ_MAX_CPUS];
 static atomic_bool force_irqthreads;
 static __thread int this_cpu = -1;
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
 
 int uirq_this_cpu(void)
 {
@@ -148,31 +189,46 @@ static void ring(struct uirq_cpu *c)
 		uirq_printk("uirq: cpu%u doorbell: %s\n", c->index, strerror(errno));
 }
 
+/* Wake the CPU if (and only if) it announced it is going to sleep. */
+static inline void kick_cpu(struct uirq_cpu *c)
+{
+	if (atomic_load(&c->sleeping) && atomic_exchange(&c->sleeping, 0)) {
+		atomic_store_explicit(&c->rung_at, now_ns(), memory_order_relaxed);
+		atomic_store_explicit(&c->rung_core, sched_getcpu(), memory_order_relaxed);
+		ring(c);
+	}
+}
+
 int uirq_irq_raise(unsigned int irq)
 {
 	struct uirq_irq_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return -EINVAL;
+	struct uirq_cpu *c = &cpus[atomic_load_explicit(&desc->cpu, memory_order_relaxed)];
+
+	/* Both lines the CPU wrote last: fetch them for writing at once, not one after the other. */
+	__builtin_prefetch(&desc->next_pending, 1);
+	__builtin_prefetch(&c->head, 1);
 	if (atomic_exchange(&desc->raised, 1))
 		return 0;	/* already pending: coalesced */
-	struct uirq_cpu *c = &cpus[atomic_load_explicit(&desc->cpu, memory_order_relaxed)];
-	struct uirq_irq_desc *old = atomic_load_explicit(&c->head, memory_order_relaxed);
+	/*
+	 * Guess an empty queue (a CPU keeping up empties it): the first CAS
+	 * then takes the line once, without a read of it beforehand.
+	 */
+	struct uirq_irq_desc *old = NULL;
 
 	do {
 		atomic_store_explicit(&desc->next_pending, old, memory_order_relaxed);
 	} while (!atomic_compare_exchange_weak(&c->head, &old, desc));
-	if (atomic_load(&c->sleeping) && atomic_exchange(&c->sleeping, 0))
-		ring(c);
+	/* A running or polling CPU finds it without a system call. */
+	kick_cpu(c);
 	return 0;
 }
 
 void uirq_cpu_poke(unsigned int cpu)
 {
-	struct uirq_cpu *c = &cpus[cpu];
-
-	if (atomic_load(&c->sleeping) && atomic_exchange(&c->sleeping, 0))
-		ring(c);
+	kick_cpu(&cpus[cpu]);
 }
 
 /* One interrupt: the flow handler in hard-irq context, interrupts off. */
@@ -182,11 +238,13 @@ static void handle_one(struct uirq_irq_desc *desc)
 
 	uirq_local_irq_disable();
 	uirq_hardirq_enter();
+	irq_trace(UIRQ_TRACE_HARDIRQ_ENTRY, desc->irq_data.irq, NULL);
 	irq_kick_defer_begin();
 	if (handle)
 		handle(desc);
 	else
 		uirq_generic_handle_irq(desc->irq_data.irq);
+	irq_trace(UIRQ_TRACE_HARDIRQ_EXIT, desc->irq_data.irq, NULL);
 	uirq_hardirq_exit();
 	uirq_local_irq_enable();
 	irq_kick_flush();
@@ -198,6 +256,8 @@ static void run_pending(struct uirq_cpu *c, struct uirq_irq_desc *list)
 
 	/* The stack is last-in first-out: reverse it to serve in raise order. */
 	while (list) {
+		/* Written by the raiser: take the line for writing (raised, the link) in one go. */
+		__builtin_prefetch(&list->next_pending, 1);
 		struct uirq_irq_desc *next = atomic_load_explicit(&list->next_pending, memory_order_relaxed);
 
 		atomic_store_explicit(&list->next_pending, rev, memory_order_relaxed);
@@ -218,21 +278,192 @@ static void run_pending(struct uirq_cpu *c, struct uirq_irq_desc *list)
 	}
 }
 
-static void fd_event(uint64_t irq)
+/* ---- fd watches ---- */
+
+static inline uint64_t watch_tag(unsigned int irq, unsigned int gen)
 {
-	struct uirq_irq_desc *desc = irq_to_desc((unsigned int)irq);
-	bool ours = false;
+	return (uint64_t)irq | (uint64_t)gen << 32;
+}
+
+/*
+ * A watched fd became readable (epoll, edge-triggered).  Armed: disarm and
+ * run the flow right here.  Disarmed (masked, or its interrupt still being
+ * handled): remember it for the rearm.
+ */
+static void fd_event(struct uirq_cpu *c, uint64_t tag)
+{
+	unsigned int irq = (unsigned int)tag, gen = (unsigned int)(tag >> 32);
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
 
 	if (!desc)
 		return;
-	pthread_mutex_lock(&watch_lock);
-	if (desc->watch && desc->watch->cpu == this_cpu) {
-		desc->watch->armed = false;	/* EPOLLONESHOT disabled it */
-		ours = true;
+	/* Seen by unwatch (which clears desc->watch, then waits while current == desc). */
+	atomic_store(&c->current, desc);
+	struct uirq_fd_watch *w = atomic_load(&desc->watch);
+
+	if (w && w->gen == gen) {
+		unsigned int old = atomic_load_explicit(&w->state, memory_order_relaxed), new;
+
+		do {
+			new = (old & WATCH_ARMED) ? old & ~WATCH_ARMED : old | WATCH_FIRED;
+		} while (!atomic_compare_exchange_weak_explicit(&w->state, &old, new, memory_order_acq_rel,
+								memory_order_relaxed));
+		if (old & WATCH_ARMED)
+			handle_one(desc);
 	}
-	pthread_mutex_unlock(&watch_lock);
-	if (ours)
-		uirq_irq_raise((unsigned int)irq);
+	atomic_store_explicit(&c->current, NULL, memory_order_release);
+}
+
+int uirq_cpu_watch_fd(unsigned int irq, int fd)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	struct uirq_fd_watch *w;
+	int ret;
+
+	if (!desc)
+		return -EINVAL;
+	if (fd < 0)
+		return -EBADF;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->gen = atomic_fetch_add(&watch_gen, 1);
+	atomic_init(&w->state, WATCH_ARMED);
+	uirq_mutex_lock(&watch_mutex);
+	unsigned int cpu = atomic_load(&desc->cpu);
+
+	ret = slot_init(cpu);
+	if (!ret && atomic_load(&desc->watch))
+		ret = -EBUSY;
+	if (!ret) {
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = watch_tag(irq, w->gen) };
+
+		atomic_store(&w->cpu, (int)cpu);
+		/* Published first: the CPU may see the fd ready as soon as it is added. */
+		atomic_store(&desc->watch, w);
+		if (epoll_ctl(cpus[cpu].epfd, EPOLL_CTL_ADD, fd, &ev)) {
+			ret = -errno;
+			atomic_store(&desc->watch, NULL);
+		} else {
+			w = NULL;
+		}
+	}
+	uirq_mutex_unlock(&watch_mutex);
+	free(w);	/* never seen by a CPU or a rearm: no epoll registration */
+	return ret;
+}
+
+/*
+ * Lock-free and, unless a readiness arrived while disarmed, without a
+ * system call.  Called by the chip's callbacks with the descriptor lock held
+ * (unwatch relies on that to know no rearm still uses the watch).
+ */
+void uirq_cpu_rearm_fd(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return;
+	struct uirq_fd_watch *w = atomic_load_explicit(&desc->watch, memory_order_acquire);
+
+	if (!w)
+		return;
+	unsigned int old = atomic_load_explicit(&w->state, memory_order_relaxed);
+
+	do {
+		if (old & WATCH_ARMED)
+			return;
+	} while (!atomic_compare_exchange_weak_explicit(&w->state, &old, WATCH_ARMED, memory_order_acq_rel,
+							memory_order_relaxed));
+	if (!(old & WATCH_FIRED))
+		return;
+	/*
+	 * It became readable while disarmed, and edge-triggered epoll will not
+	 * say so again by itself.  Modifying the registration makes epoll look
+	 * at the fd again: still readable (nobody read it since), the CPU gets
+	 * an event and, armed now, delivers it; read meanwhile, nothing.  The
+	 * only system call of the rearm, and only on this path.
+	 */
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = watch_tag(irq, w->gen) };
+	int cpu = atomic_load(&w->cpu);
+
+	/* Moved meanwhile (ENOENT): adding it to the new CPU's set looked at it already. */
+	epoll_ctl(cpus[cpu].epfd, EPOLL_CTL_MOD, w->fd, &ev);
+}
+
+/* Wait until no CPU but the caller's is handling desc. */
+static void wait_cpus_not_on(struct uirq_irq_desc *desc)
+{
+	for (unsigned int i = 0; i < UIRQ_MAX_CPUS; i++) {
+		unsigned int round = 0;
+
+		if ((int)i == this_cpu)
+			continue;
+		while (atomic_load(&cpus[i].current) == desc)
+			uirq_backoff(&round);
+	}
+}
+
+/* watch_mutex held. */
+static void unwatch_locked(struct uirq_irq_desc *desc)
+{
+	struct uirq_fd_watch *w = atomic_load(&desc->watch);
+	unsigned long flags;
+
+	if (!w)
+		return;
+	atomic_store(&desc->watch, NULL);
+	epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	/* Rearms run under the descriptor lock: after this one, none uses w. */
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	/* A CPU in fd_event() for desc may still hold w. */
+	wait_cpus_not_on(desc);
+	free(w);
+}
+
+void uirq_cpu_unwatch_fd(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	if (!desc)
+		return;
+	uirq_mutex_lock(&watch_mutex);
+	unwatch_locked(desc);
+	uirq_mutex_unlock(&watch_mutex);
+}
+
+void uirq_cpu_move_watch(struct uirq_irq_desc *desc)
+{
+	unsigned int cpu = atomic_load(&desc->cpu);
+
+	uirq_mutex_lock(&watch_mutex);
+	struct uirq_fd_watch *w = atomic_load(&desc->watch);
+
+	if (w && w->cpu != (int)cpu && !slot_init(cpu)) {
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
+					  .data.u64 = watch_tag(desc->irq_data.irq, w->gen) };
+
+		epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL);
+		atomic_store(&w->cpu, (int)cpu);
+		/*
+		 * Adding reports the fd at once if it is readable: armed, the new
+		 * CPU delivers it; disarmed, it is remembered for the rearm.
+		 */
+		if (epoll_ctl(cpus[cpu].epfd, EPOLL_CTL_ADD, w->fd, &ev))
+			uirq_printk("uirq: irq %u: moving the fd watch to cpu%u: %s\n",
+				    desc->irq_data.irq, cpu, strerror(errno));
+	}
+	uirq_mutex_unlock(&watch_mutex);
+}
+
+void uirq_cpu_forget_desc(struct uirq_irq_desc *desc)
+{
+	uirq_mutex_lock(&watch_mutex);
+	unwatch_locked(desc);
+	uirq_mutex_unlock(&watch_mutex);
+	wait_cpus_not_on(desc);
 }
 
 static void poll_spurious_irqs(struct uirq_cpu *c)
@@ -251,6 +482,45 @@ static void poll_spurious_irqs(struct uirq_cpu *c)
 	}
 }
 
+/*
+ * Busy-poll the pending queue for up to c->poll_ns; true if work (or a stop)
+ * turned up.  *spent: how long it polled.
+ */
+static bool poll_pending(struct uirq_cpu *c, uint64_t *spent)
+{
+	uint64_t start = now_ns(), t = start;
+
+	for (unsigned int i = 1;; i++) {
+		if (atomic_load_explicit(&c->head, memory_order_relaxed) ||
+		    atomic_load_explicit(&c->stop, memory_order_relaxed)) {
+			*spent = t - start;
+			return true;
+		}
+		cpu_relax();
+		if (!(i & 15)) {
+			t = now_ns();
+			if (t - start >= c->poll_ns) {
+				*spent = t - start;
+				return false;
+			}
+		}
+	}
+}
+
+static inline void poll_grow(struct uirq_cpu *c)
+{
+	c->poll_ns = c->poll_ns ? c->poll_ns * 2 : POLL_START_NS;
+	if (c->poll_ns > POLL_MAX_NS)
+		c->poll_ns = POLL_MAX_NS;
+}
+
+static inline void poll_shrink(struct uirq_cpu *c)
+{
+	c->poll_ns /= 2;
+	if (c->poll_ns < POLL_START_NS)
+		c->poll_ns = 0;
+}
+
 static void *cpu_thread(void *arg)
 {
 	struct uirq_cpu *c = arg;
@@ -259,6 +529,7 @@ static void *cpu_thread(void *arg)
 	char name[16];
 
 	this_cpu = (int)c->index;
+	c->poll_ns = 0;
 	snprintf(name, sizeof(name), "uirq/cpu%u", c->index);
 	pthread_setname_np(pthread_self(), name);
 	for (;;) {
@@ -270,6 +541,10 @@ static void *cpu_thread(void *arg)
 		}
 		if (atomic_load(&c->stop))
 			break;
+		uint64_t polled = 0;
+
+		if (c->poll_ns && poll_pending(c, &polled))
+			continue;	/* caught without sleeping: keep the window */
 		int timeout = -1;
 
 		if (c->index == 0 && atomic_load(&uirq_spurious_disabled_lines) > 0) {
@@ -291,138 +566,40 @@ static void *cpu_thread(void *arg)
 			atomic_store(&c->sleeping, 0);
 			continue;
 		}
+		uint64_t slept = now_ns();
 		int n = epoll_wait(c->epfd, evs, 32, timeout);
+		bool rung = false;
 
 		atomic_store(&c->sleeping, 0);
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u64 == DOORBELL_TAG) {
 				uint64_t v;
 
+				rung = true;
 				if (read(c->doorbell, &v, sizeof(v)) < 0 && errno != EAGAIN)
 					uirq_printk("uirq: cpu%u doorbell: %s\n", c->index, strerror(errno));
 			} else {
-				fd_event(evs[i].data.u64);
+				fd_event(c, evs[i].data.u64);
 			}
 		}
+		/*
+		 * Adapt the window.  A raise that came within POLL_MAX_NS of the
+		 * queue running empty would have been caught by a longer poll:
+		 * grow.  A later raise, or an fd or a timeout: shrink (fds are
+		 * not polled, so polling does not help them).  A raiser on the
+		 * core we woke up on (where we would poll next) could not run
+		 * while we poll: stop polling.
+		 */
+		uint64_t rung_at = atomic_load_explicit(&c->rung_at, memory_order_relaxed);
+
+		if (rung && atomic_load_explicit(&c->rung_core, memory_order_relaxed) == sched_getcpu())
+			c->poll_ns = 0;
+		else if (rung && rung_at >= slept && polled + (rung_at - slept) <= POLL_MAX_NS)
+			poll_grow(c);
+		else
+			poll_shrink(c);
 	}
 	return NULL;
-}
-
-/* ---- fd watches ---- */
-
-static int watch_register(struct uirq_fd_watch *w, unsigned int irq, int op)
-{
-	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT, .data.u64 = irq };
-
-	return epoll_ctl(cpus[w->cpu].epfd, op, w->fd, &ev) ? -errno : 0;
-}
-
-int uirq_cpu_watch_fd(unsigned int irq, int fd)
-{
-	struct uirq_irq_desc *desc = irq_to_desc(irq);
-	struct uirq_fd_watch *w;
-	int ret;
-
-	if (!desc)
-		return -EINVAL;
-	if (fd < 0)
-		return -EBADF;
-	unsigned int cpu = atomic_load(&desc->cpu);
-
-	ret = slot_init(cpu);
-	if (ret)
-		return ret;
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	w->fd = fd;
-	w->cpu = (int)cpu;
-	pthread_mutex_lock(&watch_lock);
-	if (desc->watch) {
-		ret = -EBUSY;
-	} else {
-		ret = watch_register(w, irq, EPOLL_CTL_ADD);
-		if (!ret) {
-			w->armed = true;
-			desc->watch = w;
-			w = NULL;
-		}
-	}
-	pthread_mutex_unlock(&watch_lock);
-	free(w);
-	return ret;
-}
-
-void uirq_cpu_rearm_fd(unsigned int irq)
-{
-	struct uirq_irq_desc *desc = irq_to_desc(irq);
-
-	if (!desc)
-		return;
-	pthread_mutex_lock(&watch_lock);
-	struct uirq_fd_watch *w = desc->watch;
-
-	if (w && !w->armed) {
-		/* Still registered (disabled by EPOLLONESHOT): MOD; else it was moved: ADD. */
-		if (watch_register(w, irq, EPOLL_CTL_MOD) == -ENOENT)
-			watch_register(w, irq, EPOLL_CTL_ADD);
-		w->armed = true;
-	}
-	pthread_mutex_unlock(&watch_lock);
-}
-
-static void unwatch_locked(struct uirq_irq_desc *desc)
-{
-	struct uirq_fd_watch *w = desc->watch;
-
-	if (!w)
-		return;
-	epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL);
-	desc->watch = NULL;
-	free(w);
-}
-
-void uirq_cpu_unwatch_fd(unsigned int irq)
-{
-	struct uirq_irq_desc *desc = irq_to_desc(irq);
-
-	if (!desc)
-		return;
-	pthread_mutex_lock(&watch_lock);
-	unwatch_locked(desc);
-	pthread_mutex_unlock(&watch_lock);
-}
-
-void uirq_cpu_move_watch(struct uirq_irq_desc *desc)
-{
-	unsigned int cpu = atomic_load(&desc->cpu);
-
-	if (slot_init(cpu))
-		return;
-	pthread_mutex_lock(&watch_lock);
-	struct uirq_fd_watch *w = desc->watch;
-
-	if (w && w->cpu != (int)cpu) {
-		epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL);
-		w->cpu = (int)cpu;
-		/* A disarmed watch is added back by the next rearm. */
-		if (w->armed && watch_register(w, desc->irq_data.irq, EPOLL_CTL_ADD))
-			w->armed = false;
-	}
-	pthread_mutex_unlock(&watch_lock);
-}
-
-void uirq_cpu_forget_desc(struct uirq_irq_desc *desc)
-{
-	pthread_mutex_lock(&watch_lock);
-	unwatch_locked(desc);
-	pthread_mutex_unlock(&watch_lock);
-	for (unsigned int i = 0; i < UIRQ_MAX_CPUS; i++) {
-		unsigned int round = 0;
-
-		while (atomic_load(&cpus[i].current) == desc)
-			uirq_backoff(&round);
-	}
 }
 
 /* ---- start and stop ---- */
@@ -434,18 +611,93 @@ static void rehome(struct uirq_irq_desc *desc, void *arg)
 	irq_update_effective_affinity(desc);
 }
 
+/*
+ * The cores the process may use: its affinity when the library was loaded
+ * (a `taskset` of the whole program), before any thread pinned itself.
+ * Unpinned CPUs and handler threads get this mask rather than inheriting the
+ * affinity of whichever thread started them.
+ */
+static cpu_set_t process_cpus;
+static bool process_cpus_known;
+
+__attribute__((constructor)) static void capture_process_cpus(void)
+{
+	process_cpus_known = !sched_getaffinity(0, sizeof(process_cpus), &process_cpus);
+}
+
+void uirq_process_cpus(cpu_set_t *set)
+{
+	if (process_cpus_known) {
+		*set = process_cpus;
+		return;
+	}
+	CPU_ZERO(set);
+	for (int i = 0; i < CPU_SETSIZE; i++)
+		CPU_SET(i, set);	/* the kernel keeps what the cpuset allows */
+}
+
+/* Is core online?  /sys/devices/system/cpu/online ("0-3,6"), else below the configured count. */
+static bool core_online(int core)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	bool on = false;
+
+	if (!f)
+		return core < sysconf(_SC_NPROCESSORS_CONF);
+	int a, b;
+	char sep;
+
+	while (fscanf(f, "%d", &a) == 1) {
+		b = a;
+		sep = (char)fgetc(f);
+		if (sep == '-') {
+			if (fscanf(f, "%d", &b) != 1)
+				break;
+			sep = (char)fgetc(f);
+		}
+		if (core >= a && core <= b)
+			on = true;
+		if (sep != ',')
+			break;
+	}
+	fclose(f);
+	return on;
+}
+
+/*
+ * A pin is checked against the cores that exist and are online, not the
+ * calling thread's affinity (often pinned itself); whether the process's
+ * cpuset allows the core is the kernel's say when the CPU thread is created.
+ */
+static bool pin_valid(int core)
+{
+	cpu_set_t set;
+
+	if (core == -1)
+		return true;
+	if (core < 0 || core >= CPU_SETSIZE)
+		return false;
+	uirq_process_cpus(&set);
+	if (process_cpus_known && CPU_ISSET(core, &set))
+		return true;
+	/* Not in the mask the process started with: it may have widened it since. */
+	if (!sched_getaffinity(getpid(), sizeof(set), &set) && CPU_ISSET(core, &set))
+		return true;
+	if (!sched_getaffinity(0, sizeof(set), &set) && CPU_ISSET(core, &set))
+		return true;
+	return !process_cpus_known && core_online(core);
+}
+
 int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 {
 	unsigned int n = cfg && cfg->nr_cpus ? cfg->nr_cpus : 1;
-	cpu_set_t allowed;
+	bool pinned = cfg && cfg->pinned;
 	int ret = 0;
 
 	if (n > UIRQ_MAX_CPUS)
 		return -EINVAL;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		CPU_ZERO(&allowed);
-	for (unsigned int i = 0; cfg && i < n; i++)
-		if (cfg->pin[i] >= 0 && (cfg->pin[i] >= CPU_SETSIZE || !CPU_ISSET(cfg->pin[i], &allowed)))
+	for (unsigned int i = 0; pinned && i < n; i++)
+		if (!pin_valid(cfg->pin[i]))
 			return -EINVAL;
 
 	pthread_mutex_lock(&cpus_lock);
@@ -459,7 +711,7 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 			pthread_mutex_unlock(&cpus_lock);
 			return ret;
 		}
-		pins[i] = cfg ? cfg->pin[i] : -1;
+		pins[i] = pinned ? cfg->pin[i] : -1;
 	}
 	nr_configured = n;
 	atomic_store(&force_irqthreads, cfg && cfg->threadirqs);
@@ -476,13 +728,16 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 
 		atomic_store(&c->stop, false);
 		pthread_attr_init(&attr);
-		if (pins[started] >= 0) {
-			cpu_set_t set;
+		cpu_set_t set;
 
+		/* Unpinned: wherever the process may run, not where the caller is pinned. */
+		if (pins[started] >= 0) {
 			CPU_ZERO(&set);
 			CPU_SET(pins[started], &set);
-			pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+		} else {
+			uirq_process_cpus(&set);
 		}
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 		int err = pthread_create(&c->thread, &attr, cpu_thread, c);
 
 		pthread_attr_destroy(&attr);

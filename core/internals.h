@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
 #include <sys/types.h>
@@ -73,42 +74,66 @@ struct uirq_irqaction {
 	pthread_t thread;
 };
 
-/* A line's fd watch (sources' eventfd/timerfd lines); only fd lines pay for it. */
+/*
+ * A line's fd watch (sources' eventfd/timerfd lines); only fd lines pay for
+ * it.  Registered edge-triggered for good; "one-shot" is the state word: the
+ * CPU delivers a readiness only while WATCH_ARMED (and clears it), else it
+ * sets WATCH_FIRED, for which the next rearm has epoll look at the fd again.
+ */
+#define WATCH_ARMED	1u
+#define WATCH_FIRED	2u
 struct uirq_fd_watch {
 	int fd;
-	int cpu;	/* whose epoll holds it; -1 none */
-	bool armed;
+	atomic_int cpu;			/* whose epoll holds it: changed under watch_mutex */
+	unsigned int gen;		/* in its epoll tag: tells a stale event from a successor's */
+	_Atomic unsigned int state;	/* WATCH_* */
 };
 
+/*
+ * Laid out by who writes what, for the raise path (descriptors are
+ * 16-byte aligned): a raiser reads cpu from a line nobody writes per
+ * interrupt, then writes the raise block at the end, one 16-aligned block
+ * that never straddles a cache line and that the CPU taking the line writes
+ * too; the CPU's per-interrupt writes (lock, state, counters) stay off the
+ * read-mostly lines.
+ */
 struct uirq_irq_desc {
+	/* Read-mostly: set up in process context. */
 	struct uirq_irq_data irq_data;
 	uirq_irq_flow_handler_t handle_irq;
 	_Atomic(struct uirq_irqaction *) action;
+	_Atomic unsigned short cpu;	/* effective CPU */
+	_Atomic unsigned short kstat_n;	/* published after kstat: read it first */
+	_Atomic unsigned int settings;	/* written under desc->lock */
 	void *handler_data;
 	const char *name;		/* flow handler name (/proc/interrupts) */
-	_Atomic unsigned int *kstat;	/* per CPU counts, kstat_n entries */
-	struct uirq_fd_watch *watch;	/* under watch_lock (cpu.c) */
-	_Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
-	_Atomic unsigned long threads_oneshot;
+	_Atomic(_Atomic unsigned int *) kstat;	/* per CPU counts, kstat_n entries (grows only) */
+	_Atomic(struct uirq_fd_watch *) watch;	/* set/cleared under watch_mutex, read lock-free (cpu.c) */
 	uint64_t affinity;		/* under desc->lock */
-	uirq_spinlock_t lock;
 	uirq_mutex_t request_mutex;
+	/* Written by the CPU handling the line. */
+	uirq_spinlock_t lock;
+	_Atomic unsigned long threads_oneshot;
 	_Atomic unsigned int state;	/* IRQD_* */
 	_Atomic unsigned int istate;	/* IRQS_*: written under desc->lock */
-	_Atomic unsigned int settings;	/* written under desc->lock */
-	unsigned int depth;
-	_Atomic unsigned int irq_count;
 	_Atomic unsigned int irqs_unhandled;
+	unsigned int depth;
 	atomic_int threads_handled;
 	unsigned int threads_handled_last;
 	atomic_int threads_active;	/* futex word of synchronize_irq() */
 	atomic_int sync_waiters;
 	int parent_irq;
 	_Atomic unsigned int last_unhandled;	/* ms, wrapping like 32-bit jiffies */
-	_Atomic unsigned short cpu;	/* effective CPU */
-	unsigned short kstat_n;
+	/* The raise block: written by the raiser and by the CPU that takes the raise. */
+	_Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
 	_Atomic unsigned char raised;	/* queued on a CPU (latch) */
+	_Atomic unsigned int irq_count;
 };
+_Static_assert(offsetof(struct uirq_irq_desc, next_pending) % 16 == 0 &&
+	       offsetof(struct uirq_irq_desc, irq_count) < offsetof(struct uirq_irq_desc, next_pending) + 16 &&
+	       offsetof(struct uirq_irq_desc, next_pending) - offsetof(struct uirq_irq_desc, cpu) >= 64 &&
+	       offsetof(struct uirq_irq_desc, lock) - offsetof(struct uirq_irq_desc, cpu) >= 64,
+	       "the raise block: 16 aligned bytes, a cache line away from cpu");
 
 /* ---- irqd state helpers ---- */
 static inline unsigned int irqd_get(struct uirq_irq_desc *desc)
@@ -142,6 +167,17 @@ static inline void irqd_set_trigger_type(struct uirq_irq_desc *d, unsigned int t
 	irqd_set(d, (type & IRQD_TRIGGER_MASK) | IRQD_DEFAULT_TRIGGER_SET);
 }
 
+/*
+ * The per-CPU counters and how many there are, a consistent pair without a
+ * lock: the count is read first (acquire) and the array only grows, its new
+ * pointer published before the new count.  Old arrays are never freed.
+ */
+static inline _Atomic unsigned int *desc_kstat(struct uirq_irq_desc *desc, unsigned int *n)
+{
+	*n = atomic_load_explicit(&desc->kstat_n, memory_order_acquire);
+	return atomic_load_explicit(&desc->kstat, memory_order_acquire);
+}
+
 static inline struct uirq_irqaction *desc_action(struct uirq_irq_desc *desc)
 {
 	return atomic_load_explicit(&desc->action, memory_order_acquire);
@@ -167,6 +203,8 @@ void uirq_warn(const char *file, int line, const char *func, const char *fmt, ..
 #define UIRQ_WARN(...) uirq_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)
 /* A function's symbol name (%ps), or its address. */
 const char *uirq_symbol(const void *fn, char *buf, size_t len);
+/* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */
+const char *uirq_symbol_name(const void *fn, char *buf, size_t len);
 /* Milliseconds since an arbitrary start (jiffies at HZ=1000). */
 unsigned long uirq_jiffies(void);
 
@@ -235,6 +273,10 @@ int uirq_this_cpu(void);
 uint64_t uirq_online_mask(void);
 /* Effective CPU for an affinity mask. */
 unsigned int uirq_effective_cpu(uint64_t mask);
+#ifdef CPU_SETSIZE
+/* The cores an unpinned CPU or handler thread runs on: the process's affinity at load. */
+void uirq_process_cpus(cpu_set_t *set);
+#endif
 /* Host cores a thread serving CPU cpu may run on; false: any. */
 bool uirq_cpu_host_pin(unsigned int cpu, int *core);
 /* Wake a sleeping CPU so it looks at its work again (the spurious poll). */
@@ -243,6 +285,15 @@ void uirq_cpu_poke(unsigned int cpu);
 void uirq_cpu_move_watch(struct uirq_irq_desc *desc);
 /* The descriptor is going away: wait until no CPU is handling it; drop its watch. */
 void uirq_cpu_forget_desc(struct uirq_irq_desc *desc);
+
+/* ---- trace points (trace.c) ---- */
+extern _Atomic(uirq_irq_trace_fn) irq_trace_fn;
+void irq_trace_call(enum uirq_irq_trace_point point, unsigned int irq, const char *name);
+static inline void irq_trace(enum uirq_irq_trace_point point, unsigned int irq, const char *name)
+{
+	if (__builtin_expect(atomic_load_explicit(&irq_trace_fn, memory_order_relaxed) != NULL, 0))
+		irq_trace_call(point, irq, name);
+}
 
 /* ---- futex helpers ---- */
 void uirq_futex_wait(void *addr, unsigned int val);

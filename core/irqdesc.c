@@ -102,15 +102,15 @@ static struct uirq_irq_desc *desc_get(void)
 
 	if (!d)
 		return NULL;
-	d->kstat = (_Atomic unsigned int *)(d + 1);
-	d->kstat_n = (unsigned short)kstat_cpus;
+	atomic_init(&d->kstat, (_Atomic unsigned int *)(d + 1));
+	atomic_init(&d->kstat_n, (unsigned short)kstat_cpus);
 	return d;
 }
 
 static void desc_init(struct uirq_irq_desc *desc, unsigned int irq)
 {
-	_Atomic unsigned int *kstat = desc->kstat;
-	unsigned short n = desc->kstat_n;
+	unsigned int n;
+	_Atomic unsigned int *kstat = desc_kstat(desc, &n);
 
 	for (unsigned int i = 0; i < n; i++)
 		atomic_store_explicit(&kstat[i], 0, memory_order_relaxed);
@@ -119,7 +119,7 @@ static void desc_init(struct uirq_irq_desc *desc, unsigned int irq)
 	atomic_store_explicit(&desc->action, NULL, memory_order_relaxed);
 	desc->handler_data = NULL;
 	desc->name = NULL;
-	desc->watch = NULL;
+	atomic_store_explicit(&desc->watch, NULL, memory_order_relaxed);
 	atomic_store_explicit(&desc->threads_oneshot, 0, memory_order_relaxed);
 	atomic_store_explicit(&desc->last_unhandled, 0, memory_order_relaxed);
 	desc->affinity = ~0ull;
@@ -234,9 +234,10 @@ void irq_for_each_desc(void (*fn)(struct uirq_irq_desc *desc, void *arg), void *
 
 static void resize_one(struct uirq_irq_desc *desc, void *arg)
 {
-	unsigned int n = *(unsigned int *)arg;
+	unsigned int n = *(unsigned int *)arg, old_n;
+	_Atomic unsigned int *old = desc_kstat(desc, &old_n);
 
-	if (desc->kstat_n >= n)
+	if (old_n >= n)
 		return;
 	_Atomic unsigned int *k = calloc(n, sizeof(*k));
 	struct retired *r = malloc(sizeof(*r));
@@ -246,18 +247,22 @@ static void resize_one(struct uirq_irq_desc *desc, void *arg)
 		free(r);
 		return;
 	}
-	for (unsigned int i = 0; i < desc->kstat_n; i++)
-		atomic_store_explicit(&k[i], atomic_load_explicit(&desc->kstat[i], memory_order_relaxed),
+	for (unsigned int i = 0; i < old_n; i++)
+		atomic_store_explicit(&k[i], atomic_load_explicit(&old[i], memory_order_relaxed),
 				      memory_order_relaxed);
-	if (desc->kstat != (_Atomic unsigned int *)(desc + 1)) {
-		r->kstat = desc->kstat;
+	if (old != (_Atomic unsigned int *)(desc + 1)) {
+		r->kstat = old;
 		r->next = retired_kstats;
 		retired_kstats = r;
 	} else {
 		free(r);
 	}
-	desc->kstat = k;	/* CPUs are stopped; readers hold the sparse lock */
-	desc->kstat_n = (unsigned short)n;
+	/*
+	 * CPUs are stopped, so no counter moves meanwhile; lock-free readers
+	 * (uirq_kstat_irqs*) read the count first: publish the array before it.
+	 */
+	atomic_store_explicit(&desc->kstat, k, memory_order_release);
+	atomic_store_explicit(&desc->kstat_n, (unsigned short)n, memory_order_release);
 }
 
 void irq_resize_kstats(unsigned int n)
@@ -276,38 +281,43 @@ void kstat_incr_irqs_this_cpu(struct uirq_irq_desc *desc)
 {
 	int cpu = uirq_this_cpu();
 	unsigned int c = cpu >= 0 ? (unsigned int)cpu : atomic_load_explicit(&desc->cpu, memory_order_relaxed);
+	unsigned int n;
+	_Atomic unsigned int *kstat = desc_kstat(desc, &n);
 
-	if (c >= desc->kstat_n)
+	if (c >= n)
 		c = 0;
-	atomic_fetch_add_explicit(&desc->kstat[c], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&kstat[c], 1, memory_order_relaxed);
 }
 
-struct kstat_arg { unsigned int irq, cpu; unsigned long sum; bool all; };
-
+/*
+ * Lock-free: descriptors are type-stable (never freed) and counter arrays
+ * are never freed either, so a reader racing with free_descs or a resize
+ * reads a stale or zero count, never freed memory.  Any context.
+ */
 unsigned long uirq_kstat_irqs_cpu(unsigned int irq, unsigned int cpu)
 {
-	unsigned long v = 0;
-
-	uirq_mutex_lock(&sparse_irq_lock);
 	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	unsigned int n;
 
-	if (desc && cpu < desc->kstat_n)
-		v = atomic_load_explicit(&desc->kstat[cpu], memory_order_relaxed);
-	uirq_mutex_unlock(&sparse_irq_lock);
-	return v;
+	if (!desc)
+		return 0;
+	_Atomic unsigned int *kstat = desc_kstat(desc, &n);
+
+	return cpu < n ? atomic_load_explicit(&kstat[cpu], memory_order_relaxed) : 0;
 }
 
 unsigned long uirq_kstat_irqs(unsigned int irq)
 {
-	unsigned long v = 0;
-
-	uirq_mutex_lock(&sparse_irq_lock);
 	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	unsigned long v = 0;
+	unsigned int n;
 
-	if (desc)
-		for (unsigned int i = 0; i < desc->kstat_n; i++)
-			v += atomic_load_explicit(&desc->kstat[i], memory_order_relaxed);
-	uirq_mutex_unlock(&sparse_irq_lock);
+	if (!desc)
+		return 0;
+	_Atomic unsigned int *kstat = desc_kstat(desc, &n);
+
+	for (unsigned int i = 0; i < n; i++)
+		v += atomic_load_explicit(&kstat[i], memory_order_relaxed);
 	return v;
 }
 

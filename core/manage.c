@@ -186,8 +186,11 @@ int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type)
 	default: {
 		char sym[128];
 
+		/* The kernel's %pS: the symbol, else (a static function) the chip's name. */
+		if (!uirq_symbol_name((const void *)chip->irq_set_type, sym, sizeof(sym)))
+			snprintf(sym, sizeof(sym), "%s irq_set_type", chip->name ? chip->name : "unnamed chip");
 		uirq_printk("genirq: Setting trigger mode %u for irq %u failed (%s)\n", type,
-			    desc->irq_data.irq, uirq_symbol((const void *)chip->irq_set_type, sym, sizeof(sym)));
+			    desc->irq_data.irq, sym);
 	}
 	}
 	return ret;
@@ -230,18 +233,6 @@ static void irq_set_thread_affinity(struct uirq_irqaction *action)
 		irq_thread_kick(action);
 }
 
-static cpu_set_t any_cpu_mask;
-static pthread_once_t any_cpu_once = PTHREAD_ONCE_INIT;
-
-static void any_cpu_init(void)
-{
-	if (sched_getaffinity(0, sizeof(any_cpu_mask), &any_cpu_mask)) {
-		CPU_ZERO(&any_cpu_mask);
-		for (int i = 0; i < CPU_SETSIZE; i++)
-			CPU_SET(i, &any_cpu_mask);
-	}
-}
-
 /* The thread follows its line's CPU: the host core that CPU is pinned to, else anywhere. */
 static void irq_thread_check_affinity(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
@@ -250,12 +241,11 @@ static void irq_thread_check_affinity(struct uirq_irq_desc *desc, struct uirq_ir
 
 	if (!(atomic_fetch_and(&action->thread_flags, ~IRQTF_AFFINITY) & IRQTF_AFFINITY))
 		return;
-	pthread_once(&any_cpu_once, any_cpu_init);
 	if (uirq_cpu_host_pin(atomic_load_explicit(&desc->cpu, memory_order_relaxed), &core)) {
 		CPU_ZERO(&set);
 		CPU_SET(core, &set);
 	} else {
-		set = any_cpu_mask;
+		uirq_process_cpus(&set);	/* not the requesting thread's pinning */
 	}
 	sched_setaffinity(0, sizeof(set), &set);
 }
@@ -419,7 +409,10 @@ static void *irq_thread(void *arg)
 	pthread_cleanup_push(irq_thread_dtor, action);
 	while (!irq_wait_for_interrupt(desc, action)) {
 		atomic_fetch_or(&action->thread_flags, IRQTF_INRUN);
+		irq_trace(UIRQ_TRACE_THREAD_ENTRY, action->irq, action->name);
 		uirq_irqreturn_t ret = handler_fn(desc, action);
+
+		irq_trace(UIRQ_TRACE_THREAD_EXIT, action->irq, action->name);
 
 		if (ret == UIRQ_IRQ_WAKE_THREAD)
 			irq_wake_secondary(desc, action);

@@ -41,16 +41,23 @@ void uirq_warn(const char *file, int line, const char *func, const char *fmt, ..
 		    msg, cpu < 0 ? 0 : cpu, (long)syscall(SYS_gettid), file, line, func);
 }
 
-const char *uirq_symbol(const void *fn, char *buf, size_t len)
+const char *uirq_symbol_name(const void *fn, char *buf, size_t len)
 {
 	Dl_info info;
 
-	if (fn && dladdr(fn, &info) && info.dli_sname) {
+	/* dladdr() knows exported symbols only: static functions have no name here. */
+	if (fn && dladdr(fn, &info) && info.dli_sname && info.dli_saddr) {
 		snprintf(buf, len, "%s+0x%lx", info.dli_sname,
 			 (unsigned long)((const char *)fn - (const char *)info.dli_saddr));
 		return buf;
 	}
-	snprintf(buf, len, "%p", fn);
+	return NULL;
+}
+
+const char *uirq_symbol(const void *fn, char *buf, size_t len)
+{
+	if (!uirq_symbol_name(fn, buf, len))
+		snprintf(buf, len, "%p", fn);
 	return buf;
 }
 

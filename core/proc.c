@@ -20,8 +20,11 @@ static void show_one(struct uirq_irq_desc *desc, void *arg)
 	char line[1024];
 	size_t n = 0;
 
-	for (unsigned int i = 0; i < desc->kstat_n; i++)
-		any += atomic_load_explicit(&desc->kstat[i], memory_order_relaxed);
+	unsigned int kn;
+	_Atomic unsigned int *kstat = desc_kstat(desc, &kn);
+
+	for (unsigned int i = 0; i < kn; i++)
+		any += atomic_load_explicit(&kstat[i], memory_order_relaxed);
 
 	uirq_spin_lock_irqsave(&desc->lock, flags);
 	action = desc_action(desc);
@@ -30,7 +33,7 @@ static void show_one(struct uirq_irq_desc *desc, void *arg)
 	n += (size_t)snprintf(line + n, sizeof(line) - n, "%*u: ", c->prec, desc->irq_data.irq);
 	for (unsigned int i = 0; i < c->ncpus && n < sizeof(line); i++)
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%10u ",
-				      i < desc->kstat_n ? atomic_load_explicit(&desc->kstat[i], memory_order_relaxed) : 0u);
+				      i < kn ? atomic_load_explicit(&kstat[i], memory_order_relaxed) : 0u);
 	if (n < sizeof(line)) {
 		const char *chip = desc->irq_data.chip ? desc->irq_data.chip->name : "None";
 

@@ -29,12 +29,17 @@
 #define ST_INSERVICE	(1u << 7)
 #define ST_STARTED	(1u << 8)
 
+/*
+ * One input: the state word and the CPU's counters on one cache line, the
+ * device's counters on the next, so a device counting (merged) edges never
+ * takes the line the CPU's acknowledge needs.  edges = latched + merged.
+ */
 struct swirq_input {
 	_Atomic uint32_t state;
 	_Atomic unsigned int irq;	/* 0 until mapped */
-	atomic_ulong edges, latched, merged, asserts, raises, vanished;
-	atomic_ulong acks, masks, unmasks, eois, retriggers;
-};
+	atomic_ulong vanished, acks, masks, unmasks, eois, retriggers;
+	atomic_ulong latched __attribute__((aligned(64))), merged, asserts, raises;
+} __attribute__((aligned(64)));
 
 struct uirq_swirq {
 	struct uirq_irq_chip chip;
@@ -232,6 +237,8 @@ static void swirq_flow(struct uirq_irq_desc *desc)
 		uirq_handle_level_irq(desc);
 		return;
 	}
+	/* The acknowledge writes the state the device wrote last: fetch it for writing. */
+	__builtin_prefetch(&in->state, 1);
 	uint32_t s = atomic_load_explicit(&in->state, memory_order_acquire);
 
 	if (c->flags & UIRQ_SWIRQ_FASTEOI) {
@@ -269,10 +276,12 @@ int uirq_swirq_create(const struct uirq_swirq_config *cfg, struct uirq_swirq **o
 	if (!valid_type(type))
 		return -EINVAL;
 
-	struct uirq_swirq *c = calloc(1, sizeof(*c) + (size_t)cfg->nr_inputs * sizeof(c->in[0]));
+	size_t size = sizeof(struct uirq_swirq) + (size_t)cfg->nr_inputs * sizeof(struct swirq_input);
+	struct uirq_swirq *c = aligned_alloc(_Alignof(struct uirq_swirq), size);	/* size: a multiple of 64 */
 
 	if (!c)
 		return -ENOMEM;
+	memset(c, 0, size);
 	c->name = strdup(cfg->name ? cfg->name : "swirq");
 	if (!c->name) {
 		free(c);
@@ -397,10 +406,8 @@ int uirq_swirq_set_level(struct uirq_swirq *c, unsigned int hwirq, bool asserted
 							memory_order_relaxed));
 	if (asserted && !(old & ST_ASSERTED))
 		inc(&in->asserts);
-	if (edge) {
-		inc(&in->edges);
+	if (edge)
 		inc((old & ST_PENDING) ? &in->merged : &in->latched);
-	}
 	if (!deliverable(old) && deliverable(new))
 		raise_input(in);
 	return 0;
@@ -411,17 +418,25 @@ int uirq_swirq_pulse(struct uirq_swirq *c, unsigned int hwirq)
 	if (!c || hwirq >= c->nr)
 		return -EINVAL;
 	struct swirq_input *in = &c->in[hwirq];
-	uint32_t old = atomic_load_explicit(&in->state, memory_order_relaxed), new;
+	uint32_t old = atomic_load_explicit(&in->state, memory_order_acquire), new;
 
 	do {
 		if (is_level(old))
 			return -EINVAL;
+		if (old & ST_PENDING) {
+			/*
+			 * Latched and not acknowledged when we looked: this edge
+			 * merges into the pending one (the load is the moment it
+			 * happened; an ack after it handles it).  No write to the
+			 * state, so a device pulsing fast leaves the CPU's line alone.
+			 */
+			inc(&in->merged);
+			return 0;
+		}
 		new = old | ST_PENDING;
-		/* Even an already-set latch is checked by the CAS: an ack may clear it meanwhile. */
 	} while (!atomic_compare_exchange_weak_explicit(&in->state, &old, new, memory_order_acq_rel,
-							memory_order_relaxed));
-	inc(&in->edges);
-	inc((old & ST_PENDING) ? &in->merged : &in->latched);
+							memory_order_acquire));
+	inc(&in->latched);
 	if (!deliverable(old) && deliverable(new))
 		raise_input(in);
 	return 0;
@@ -443,9 +458,9 @@ int uirq_swirq_get_stats(const struct uirq_swirq *c, unsigned int hwirq, struct 
 	uint32_t s = atomic_load(&in->state);
 
 	memset(st, 0, sizeof(*st));
-	st->edges = atomic_load(&in->edges);
 	st->latched = atomic_load(&in->latched);
 	st->merged = atomic_load(&in->merged);
+	st->edges = st->latched + st->merged;
 	st->asserts = atomic_load(&in->asserts);
 	st->raises = atomic_load(&in->raises);
 	st->vanished = atomic_load(&in->vanished);

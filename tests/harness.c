@@ -2,9 +2,11 @@
 /* main() of every test executable: one Check suite per Test() suite, one case per test. */
 #include "harness.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct uirq_test *tests;
 
@@ -82,4 +84,33 @@ int main(void)
 	fprintf(stderr, "%d%%: Checks: %d, Failures: %d\n", run ? 100 * (run - failed) / run : 0, run, failed);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+pid_t harness_find_task(const char *comm, bool prefix)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t found = -1;
+
+	if (!d)
+		return -1;
+	while (found < 0 && (e = readdir(d))) {
+		char path[300], buf[64] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof(buf), f)) {
+			buf[strcspn(buf, "\n")] = '\0';
+			if (prefix ? !strncmp(buf, comm, strlen(comm)) : !strcmp(buf, comm))
+				found = atoi(e->d_name);
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
 }

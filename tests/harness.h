@@ -72,4 +72,10 @@ void uirq_test_register(struct uirq_test *t);
 #define cr_expect_neq			cr_assert_neq
 #define cr_log_info(...)		((void)0)
 
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* The tid of a thread of this process whose name is comm (or, with prefix, starts with it); -1 if none. */
+pid_t harness_find_task(const char *comm, bool prefix);
+
 #endif

@@ -248,26 +248,49 @@ int uirq_irq_raise(unsigned int irq);
 /* ---- CPUs ---- */
 
 /*
- * Real file descriptors as lines: the CPU serving irq watches fd and raises
- * the line when it becomes readable.  The watch is one-shot: after each
- * raise the fd is not watched again until uirq_cpu_rearm_fd(), which the
- * fd's chip calls from its ack/unmask callbacks (hard-irq context is fine).
- * Moving the line's affinity moves the watch.
+ * Real file descriptors as lines: the CPU serving irq watches fd and, when
+ * it becomes readable, runs the line's flow handler right there (hard-irq
+ * context, no queue hop).  The watch is one-shot: after each delivery the
+ * fd is not delivered again until uirq_cpu_rearm_fd(), which the fd's chip
+ * calls from its ack/unmask callbacks (descriptor lock held).  Readiness
+ * that arrives while the watch is disarmed is remembered and delivered
+ * after the rearm if the fd is still readable then: nothing is lost, nothing
+ * is delivered empty.  Rearming is lock-free and makes no system call (one
+ * epoll_ctl() when readiness was remembered), so it is fine in hard-irq
+ * context.  Moving the line's affinity moves the watch.  watch/unwatch are
+ * process context only.
  */
 int uirq_cpu_watch_fd(unsigned int irq, int fd);
-/* Watch the line's fd again (after a raise). */
+/* Watch the line's fd again (after a delivery); any context, lock-free. */
 void uirq_cpu_rearm_fd(unsigned int irq);
-/* Stop watching the line's fd (the fd is not closed). */
+/* Stop watching the line's fd (the fd is not closed); waits for a delivery in progress. */
 void uirq_cpu_unwatch_fd(unsigned int irq);
 
+/*
+ * CPU configuration.  A zero-initialised config is one CPU, nothing pinned,
+ * no forced threading.  Pinning is explicit: pin[] is read only when pinned
+ * is true; then CPU i runs on host core pin[i], or anywhere when pin[i] is
+ * -1.  A pinned core must be online and usable by the process (its cpuset);
+ * the affinity of the thread calling uirq_cpus_start() does not matter (a
+ * caller pinned to core 0 may start a CPU on core 1).  Otherwise -EINVAL.
+ */
 struct uirq_cpu_config {
 	unsigned int nr_cpus;		/* 0: 1 CPU */
-	int pin[UIRQ_MAX_CPUS];		/* host core per CPU; -1: not pinned */
+	bool pinned;			/* false: no CPU is pinned, pin[] is ignored */
+	int pin[UIRQ_MAX_CPUS];		/* with pinned: host core of CPU i; -1: that CPU not pinned */
 	bool threadirqs;		/* forced threading (the threadirqs boot option) */
 };
 
-/* Start the CPUs (NULL: one CPU, no pinning, no forced threading). */
+/*
+ * Start the CPUs (NULL: one CPU, no pinning, no forced threading).
+ * A CPU whose pending queue runs empty busy-polls it for a short, adaptive
+ * time (0 to UIRQ_CPU_POLL_MAX_NS, grown only while software raises keep
+ * arriving within that time of the CPU going idle, shrunk otherwise) before
+ * it sleeps; a raise to a polling CPU costs no system call.  An idle CPU does
+ * not poll.  Readiness of fds is not polled: it wakes the sleeping CPU.
+ */
 int uirq_cpus_start(const struct uirq_cpu_config *cfg);
+#define UIRQ_CPU_POLL_MAX_NS	8000u
 /* Stop the CPUs after the lines they are running; lines must be freed first. */
 void uirq_cpus_stop(void);
 /* Number of CPUs running. */
@@ -279,6 +302,11 @@ void uirq_set_force_irqthreads(bool on);
 
 /* ---- statistics and /proc views ---- */
 
+/*
+ * Interrupt counts.  Lock-free relaxed reads: callable from any context
+ * (hard-irq handlers, threads, with locks held); the value may lag
+ * interrupts being taken on other CPUs at that moment.  0 for an unknown irq.
+ */
 /* Total interrupts the line took on cpu. */
 unsigned long uirq_kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
 /* Total interrupts the line took on every CPU. */
@@ -291,6 +319,27 @@ int uirq_show_spurious(FILE *f, unsigned int irq);
 size_t uirq_irq_line_footprint(void);
 /* Bytes one action costs (its handler thread's stack not counted). */
 size_t uirq_irq_action_footprint(void);
+
+/* ---- trace points (core/trace.c), for tools such as irqsim --trace ---- */
+
+enum uirq_irq_trace_point {
+	UIRQ_TRACE_HARDIRQ_ENTRY,	/* a CPU takes irq: before its flow handler (name NULL) */
+	UIRQ_TRACE_HARDIRQ_EXIT,	/* ... after it */
+	UIRQ_TRACE_THREAD_ENTRY,	/* a handler thread runs the thread_fn of action name */
+	UIRQ_TRACE_THREAD_EXIT,
+	UIRQ_TRACE_NESTED_ENTRY,	/* handle_nested_irq(irq) runs the thread_fn of action name in the caller */
+	UIRQ_TRACE_NESTED_EXIT,
+};
+
+/*
+ * Called on the thread concerned; cpu is the uirq CPU for hard-irq points
+ * (-1 on other threads).  Runs in hard-irq context for HARDIRQ points: it
+ * must not sleep or take uirq locks.
+ */
+typedef void (*uirq_irq_trace_fn)(enum uirq_irq_trace_point point, unsigned int irq, int cpu,
+				  const char *name, void *arg);
+/* Install (NULL: remove) the trace function; set it before interrupts flow, clear it after. */
+void uirq_irq_set_trace(uirq_irq_trace_fn fn, void *arg);
 
 #ifdef __cplusplus
 }

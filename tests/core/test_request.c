@@ -342,6 +342,10 @@ Test(core_request, set_type_failure, .timeout = 20)
 
 	cr_assert_eq(ret, -EINVAL);
 	cr_assert(strstr(out, "Setting trigger mode 1 for irq"), "%s", out);
+	/* %pS: a symbol, or (a static function dladdr cannot name) the chip; never a raw address. */
+	cr_assert(strstr(out, "(set_type_fail+0x0)") || strstr(out, "(TESTCHIP irq_set_type)"), "%s", out);
+	cr_assert_null(strstr(out, "0x5"), "a raw address: %s", out);
+	cr_assert_null(strstr(out, "0x7"), "a raw address: %s", out);
 	/* A request with a trigger the chip refuses fails with the chip's error. */
 	cr_assert_eq(uirq_request_irq(irq, primary, UIRQF_TRIGGER_RISING, "t", &dev_a), -EINVAL);
 	tc_teardown();

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "harness.h"
 #include "testchip.h"
@@ -112,14 +113,30 @@ static unsigned int unhandled_of(unsigned int irq)
 	return unhandled;
 }
 
-static void threaded_accounting(uirq_irqreturn_t result, unsigned int *unhandled)
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Returns through *max_gap_ms the longest pause between two interrupts: past 100 ms the kernel's rule restarts the unhandled count. */
+static void threaded_accounting(uirq_irqreturn_t result, unsigned int *unhandled, long long *max_gap_ms)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(2);
+	long long last = 0;
 
+	*max_gap_ms = 0;
 	atomic_store(&thread_result, result);
 	cr_assert_eq(uirq_request_threaded_irq(irq, wake, thread_says, UIRQF_ONESHOT, "thr", &dev_a), 0);
 	for (int i = 1; i <= 300; i++) {
+		long long t = now_ms();
+
+		if (i > 1 && t - last > *max_gap_ms)
+			*max_gap_ms = t - last;
+		last = t;
 		storm(irq, 1);
 		cr_assert(tc_wait_atomic_ge(&thread_runs, i, 2000));
 		uirq_synchronize_irq(irq);
@@ -134,18 +151,23 @@ static void threaded_accounting(uirq_irqreturn_t result, unsigned int *unhandled
 Test(core_spurious, threads_handled_counts_as_handled, .timeout = 60)
 {
 	unsigned int unhandled;
+	long long gap;
 
-	threaded_accounting(UIRQ_IRQ_HANDLED, &unhandled);
+	threaded_accounting(UIRQ_IRQ_HANDLED, &unhandled, &gap);
 	cr_assert_eq(unhandled, 0u, "unhandled %u", unhandled);
 }
 
 Test(core_spurious, threads_unhandled_counts_as_unhandled, .timeout = 60)
 {
 	unsigned int unhandled;
+	long long gap;
 
-	threaded_accounting(UIRQ_IRQ_NONE, &unhandled);
+	threaded_accounting(UIRQ_IRQ_NONE, &unhandled, &gap);
 	/* The first interrupt defers its verdict; every later one finds no progress. */
-	cr_assert_eq(unhandled, 299u);
+	if (gap < 90)
+		cr_assert_eq(unhandled, 299u);
+	else	/* a slow host (sanitizers, load) paused long enough to restart the count */
+		cr_assert(unhandled >= 1 && unhandled <= 299u, "unhandled %u after a %lld ms gap", unhandled, gap);
 }
 
 static atomic_int poll_calls;

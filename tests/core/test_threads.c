@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Handler threads: names, priority, affinity, wakes, teardown, forced threading. */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -17,34 +16,6 @@
 
 static int dev_a, dev_b;
 
-/* The tid of the thread named comm in this process, or -1. */
-static pid_t find_task(const char *comm)
-{
-	DIR *d = opendir("/proc/self/task");
-	struct dirent *e;
-	pid_t found = -1;
-
-	cr_assert_not_null(d);
-	while ((e = readdir(d))) {
-		char path[300], buf[64] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f)) {
-			buf[strcspn(buf, "\n")] = '\0';
-			if (!strcmp(buf, comm))
-				found = atoi(e->d_name);
-		}
-		fclose(f);
-	}
-	closedir(d);
-	return found;
-}
 
 static atomic_int runs;
 static char ran_in[32];
@@ -70,7 +41,7 @@ Test(core_threads, name_priority, .timeout = 20)
 					       &dev_a), 0);
 	snprintf(comm, sizeof(comm), "irq/%u-averylongdevicename", irq);
 	comm[15] = '\0';	/* TASK_COMM_LEN */
-	pid_t tid = find_task(comm);
+	pid_t tid = harness_find_task(comm, false);
 
 	cr_assert_gt(tid, 0, "no task named %s", comm);
 	struct sched_param sp;
@@ -93,7 +64,7 @@ Test(core_threads, name_priority, .timeout = 20)
 	cr_assert_str_eq(ran_in, comm);
 	cr_assert_eq(atomic_load(&ran_ctx), 1);
 	uirq_free_irq(irq, &dev_a);
-	cr_assert_eq(find_task(comm), -1, "free_irq stopped the thread");
+	cr_assert_eq(harness_find_task(comm, false), -1, "free_irq stopped the thread");
 	tc_teardown();
 }
 
@@ -125,7 +96,7 @@ Test(core_threads, affinity_follows_line, .timeout = 20)
 	cr_assert_eq(uirq_num_cpus(), 2u);
 	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "aff", &dev_a), 0);
 	snprintf(comm, sizeof(comm), "irq/%u-aff", irq);
-	struct aff a = { find_task(comm), 0 };
+	struct aff a = { harness_find_task(comm, false), 0 };
 
 	cr_assert_gt(a.tid, 0);
 	cr_assert(tc_wait(aff_cond, &a, 2000), "thread on CPU0's core");
@@ -302,8 +273,8 @@ Test(core_threads, forced_threading, .timeout = 20)
 	cr_assert_eq(uirq_request_threaded_irq(irq, forced_primary_fn, forced_secondary_fn, 0, "frc", &dev_a), 0);
 	snprintf(want, sizeof(want), "irq/%u-frc", irq);
 	snprintf(want_s, sizeof(want_s), "irq/%u-s-frc", irq);
-	cr_assert_gt(find_task(want), 0);
-	cr_assert_gt(find_task(want_s), 0);
+	cr_assert_gt(harness_find_task(want, false), 0);
+	cr_assert_gt(harness_find_task(want_s, false), 0);
 	tc_edge(irq);
 	cr_assert(tc_wait_atomic_ge(&forced_secondary, 1, 2000));
 	cr_assert_str_eq(primary_in, want);
@@ -314,7 +285,7 @@ Test(core_threads, forced_threading, .timeout = 20)
 	uirq_synchronize_irq(irq);
 	cr_assert_eq(atomic_load(&tc_line_of(irq)->masked), 0);
 	uirq_free_irq(irq, &dev_a);
-	cr_assert_eq(find_task(want_s), -1);
+	cr_assert_eq(harness_find_task(want_s, false), -1);
 
 	/* IRQF_NO_THREAD stays in hard-irq context. */
 	cr_assert_eq(uirq_request_irq(irq2, nothread_primary, UIRQF_NO_THREAD, "nothr", &dev_b), 0);

@@ -87,13 +87,18 @@ static void count_report(const struct uirq_lockdep_report *r, void *arg)
 	fputs(r->text, stderr);
 }
 
+void tc_count_reports(void)
+{
+	uirq_lockdep_set_report_handler(count_report, NULL);
+}
+
 void tc_setup(unsigned int ncpus, bool pinned, bool threadirqs, uirq_irq_flow_handler_t flow)
 {
-	struct uirq_cpu_config cfg = { .nr_cpus = ncpus, .threadirqs = threadirqs };
+	struct uirq_cpu_config cfg = { .nr_cpus = ncpus, .threadirqs = threadirqs, .pinned = pinned };
 
 	uirq_lockdep_set_report_handler(count_report, NULL);
-	for (unsigned int i = 0; i < UIRQ_MAX_CPUS; i++)
-		cfg.pin[i] = pinned && i < ncpus ? (int)(i % (unsigned int)sysconf(_SC_NPROCESSORS_ONLN)) : -1;
+	for (unsigned int i = 0; pinned && i < ncpus; i++)
+		cfg.pin[i] = (int)(i % (unsigned int)sysconf(_SC_NPROCESSORS_ONLN));
 	cr_assert_eq(uirq_cpus_start(&cfg), 0);
 	memset(&tc, 0, sizeof(tc));
 	tc.chip = (struct uirq_irq_chip){
@@ -207,3 +212,4 @@ const char *tc_capture_end(void)
 	fputs(cap_text, stderr);
 	return cap_text;
 }
+

@@ -11,6 +11,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "uirq/irq.h"
 #include "uirq/lockdep.h"
@@ -37,8 +38,10 @@ struct tchip {
 extern struct tchip tc;
 extern atomic_int lockdep_reports;
 
-/* Start n CPUs (pins: -1 each unless pinned) and make tc with the given flow. */
+/* Start n CPUs (pinned: CPU i on core i mod cores, else unpinned) and make tc with the given flow. */
 void tc_setup(unsigned int ncpus, bool pinned, bool threadirqs, uirq_irq_flow_handler_t flow);
+/* Count lockdep reports in lockdep_reports (tc_setup does it too). */
+void tc_count_reports(void);
 /* Free every line's actions (the test did), remove the domain, stop the CPUs; no lockdep report. */
 void tc_teardown(void);
 /* The irq of input hw. */

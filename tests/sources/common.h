@@ -29,10 +29,8 @@ static inline void count_report(const struct uirq_lockdep_report *r, void *arg)
 
 static inline void start_cpus(unsigned int n)
 {
-	struct uirq_cpu_config cfg = { .nr_cpus = n };
+	struct uirq_cpu_config cfg = { .nr_cpus = n };	/* zero-initialised: nothing pinned */
 
-	for (unsigned int i = 0; i < UIRQ_MAX_CPUS; i++)
-		cfg.pin[i] = -1;
 	uirq_lockdep_set_report_handler(count_report, NULL);
 	cr_assert(uirq_lockdep_enabled() || !UIRQ_CONFIG_LOCKDEP, "lockdep must be on");
 	int ret = uirq_cpus_start(&cfg);

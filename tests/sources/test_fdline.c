@@ -256,6 +256,102 @@ Test(fdline, destroy_while_idle, .init = setup1, .fini = teardown, .timeout = 20
 	cr_assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
+/* ---- the CPU's watch: direct delivery, one-shot state, nothing lost while disarmed ---- */
+
+static char primary_comm[16];
+
+static uirq_irqreturn_t name_primary(int irq, void *dev)
+{
+	pthread_getname_np(pthread_self(), primary_comm, sizeof(primary_comm));
+	return count_primary(irq, dev);
+}
+
+/* Readiness runs the flow on the CPU that saw it: the CPU thread, in hard-irq context. */
+Test(fdline, readiness_runs_the_flow_on_the_cpu_thread, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, name_primary, 0, "direct", line), 0);
+	for (int i = 1; i <= 100; i++) {
+		cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+		cr_assert(WAIT_UNTIL(atomic_load(&handled) == i, 2000), "write %d", i);
+	}
+	cr_assert_str_eq(primary_comm, "uirq/cpu0");
+	struct uirq_fd_line_stats st = stats();
+
+	cr_assert_eq(st.acks, 100UL);
+	cr_assert_eq(st.empty, 0UL, "no delivery without data");
+	cr_assert_eq(uirq_kstat_irqs(irq), 100UL);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+static uirq_irqreturn_t take_primary(int irq, void *dev)
+{
+	(void)irq;
+	atomic_fetch_add(&counted, uirq_fd_line_take_count(dev));
+	atomic_fetch_add(&handled, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+/*
+ * A line disabled (lazily) masks at its next interrupt and its watch stays
+ * disarmed; writes made meanwhile are remembered, and the enable delivers
+ * them: nothing lost, nothing delivered twice.
+ */
+Test(fdline, readiness_while_masked_is_delivered_after_the_rearm, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, take_primary, 0, "masked", line), 0);
+	uirq_disable_irq(irq);
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	cr_assert(WAIT_UNTIL(stats().masked, 2000), "the interrupt while disabled masks the line");
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	usleep(20 * 1000);	/* the CPU sees the fd ready while disarmed */
+	cr_assert_eq(atomic_load(&handled), 0);
+	uirq_enable_irq(irq);
+	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 3, 2000), "counted %lu", atomic_load(&counted));
+	usleep(SETTLE_MS * 1000);
+	struct uirq_fd_line_stats st = stats();
+
+	cr_assert_eq(st.events, 3UL);
+	cr_assert_eq(atomic_load(&counted), 3UL, "every write seen once");
+	cr_assert(!st.masked);
+	/* And the watch works on: one write, one interrupt. */
+	int before = atomic_load(&handled);
+
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 4, 2000));
+	usleep(SETTLE_MS * 1000);
+	cr_assert_eq(atomic_load(&handled), before + 1);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+/* Lazy disable: the edge that arrives while disabled is replayed by enable_irq. */
+Test(fdline, write_while_disabled_is_replayed, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, take_primary, 0, "lazy", line), 0);
+	uirq_disable_irq(irq);
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	usleep(20 * 1000);
+	cr_assert_eq(atomic_load(&handled), 0);
+	uirq_enable_irq(irq);
+	cr_assert(WAIT_UNTIL(atomic_load(&handled) >= 1, 2000));
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	cr_assert(WAIT_UNTIL(stats().events == 2, 2000));
+	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 2, 2000), "both writes seen once: %lu", atomic_load(&counted));
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
 Test(fdline, errors, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	struct uirq_fd_line *l = NULL;
