@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The main job: build uirq and run its demonstration on the built-in default:
-# a real ABBA inversion in a plain pthread program, reported by uirq-lockdep
-# before it can deadlock.
+# The main job: build uirq and run irqsim on the built-in default: the
+# TWL4030 power button on a simulated i2c bus, its interrupt handled by
+# threaded nested handlers, KEY_POWER at an input client, with lockdep
+# watching (README.md, section irqsim).  Arguments go to irqsim:
+#   scripts/run.sh --legacy          the 2009 seed patch's driver (exits 1 by design)
+#   scripts/run.sh --lockdep-demo    the ABBA demonstration under uirq-lockdep
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}"
 uirq_build build
-exec build/tools/uirq-lockdep "$@" build/examples/abba
+exec build/tools/irqsim/irqsim "$@"

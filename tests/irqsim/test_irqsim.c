@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: MIT
+/*
+ * irqsim end to end: the built binary runs as a child, as a user runs it,
+ * and the tests judge its exit status, its evtest lines, its --json summary
+ * and its --trace file.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "json_mini.h"
+
+#ifndef IRQSIM_PATH
+#error "IRQSIM_PATH: the irqsim binary under test"
+#endif
+
+extern char **environ;
+
+struct result {
+	int status;		/* exit status, or 128 + signal */
+	char *out, *err;
+};
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = calloc(1, (size_t)len + 1);
+	cr_assert_not_null(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return buf;
+}
+
+/* Run irqsim with args (NULL-terminated), stdout and stderr captured. */
+static struct result run(const char *const *args)
+{
+	char out[] = "/tmp/irqsim-outXXXXXX", err[] = "/tmp/irqsim-errXXXXXX";
+	int fo = mkstemp(out), fe = mkstemp(err);
+	const char *argv[32] = { IRQSIM_PATH };
+	posix_spawn_file_actions_t fa;
+	struct result r;
+	pid_t pid;
+	int st, i;
+
+	cr_assert(fo >= 0 && fe >= 0);
+	for (i = 0; args && args[i] && i < 30; i++)
+		argv[i + 1] = args[i];
+	argv[i + 1] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fo, 1);
+	posix_spawn_file_actions_adddup2(&fa, fe, 2);
+	cr_assert_eq(posix_spawn(&pid, IRQSIM_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+	posix_spawn_file_actions_destroy(&fa);
+	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r.out = slurp(out);
+	r.err = slurp(err);
+	close(fo);
+	close(fe);
+	unlink(out);
+	unlink(err);
+	return r;
+}
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+/* Write a scenario to a temporary file; the caller unlinks path. */
+static void scenario_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static struct jval *parse_json(const char *text)
+{
+	char err[128];
+	struct jval *v = json_parse(text, err, sizeof(err));
+
+	cr_assert_not_null(v, "not JSON: %s\n%.400s", err, text);
+	return v;
+}
+
+static double num(const struct jval *root, const char *path)
+{
+	const struct jval *v = json_path(root, path);
+
+	cr_assert_not_null(v, "no %s", path);
+	cr_assert_eq(v->type, J_NUM, "%s is not a number", path);
+	return v->num;
+}
+
+/* The KEY_POWER values of the evtest lines, in order. */
+static size_t key_values(const char *out, int *vals, size_t max)
+{
+	size_t n = 0;
+
+	for (const char *p = out; (p = strstr(p, "code 116 (KEY_POWER), value ")); p++) {
+		cr_assert_lt(n, max);
+		vals[n++] = atoi(p + strlen("code 116 (KEY_POWER), value "));
+	}
+	return n;
+}
+
+Test(irqsim, default_run_end_to_end, .timeout = 60)
+{
+	struct result r = run(NULL);
+	int vals[64];
+	size_t n = key_values(r.out, vals, 64);
+
+	cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+	/* Seven presses long enough to see, down and up each, in order; the 20 us one may show too. */
+	cr_assert(n == 14 || n == 16, "%zu KEY_POWER events\n%s", n, r.out);
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(vals[i], i % 2 == 0 ? 1 : 0, "event %zu has value %d", i, vals[i]);
+	cr_assert(strstr(r.out, "-------------- SYN_REPORT ------------"));
+	cr_assert(strstr(r.out, "input: twl4030_pwrbutton as"), "no probe line:\n%s", r.out);
+	cr_assert(strstr(r.out, "/proc/interrupts:"));
+	cr_assert(strstr(r.out, "TWL4030-PIH"));
+	cr_assert(strstr(r.out, "twl4030_pwrbutton"));
+	cr_assert(strstr(r.out, "irq/"), "no irq thread listed");
+	cr_assert(strstr(r.out, "minus modelled bus time"));
+	cr_assert(strstr(r.out, "lockdep: no problems found"), "%s", r.out);
+	cr_assert_null(strstr(r.err, "BUG:"), "%s", r.err);
+	result_free(&r);
+}
+
+Test(irqsim, default_json_exactly_once, .timeout = 60)
+{
+	const char *args[] = { "--json", NULL };
+	struct result r = run(args);
+	struct jval *j = parse_json(r.out);
+	static const char *const keys[] = { "config", "input", "events", "edges", "counts", "latency_us", "irqs",
+					    "lines", "lockdep", "reports", "log", "watchdog", "exit_status" };
+
+	cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		cr_assert_not_null(json_get(j, keys[i]), "no key %s", keys[i]);
+	cr_assert_null(strstr(r.out, "Event: time"), "human output mixed into --json");
+	cr_assert_eq(num(j, "exit_status"), 0);
+	cr_assert_eq(num(j, "counts.judged"), 14);
+	cr_assert_eq(num(j, "counts.delivered"), 14);
+	cr_assert_eq(num(j, "counts.lost"), 0);
+	cr_assert_eq(num(j, "counts.duplicated"), 0);
+	cr_assert_eq(num(j, "counts.wrong"), 0);
+	cr_assert_eq(num(j, "lockdep.reports"), 0);
+	cr_assert_eq(json_get(j, "reports")->n, 0u);
+	cr_assert_eq(num(j, "config.bus_hz"), 2600000);
+	cr_assert_eq(num(j, "latency_us.edge_to_event.n"), 14);
+	cr_assert_gt(num(j, "latency_us.edge_to_event.median"), num(j, "latency_us.minus_bus.median"));
+	/* Three one-byte reads per edge at 2.6 MHz: 120 us of wire at least. */
+	cr_assert_geq(num(j, "latency_us.edge_to_event.min"), 120.0);
+	/* The short press: its two edges got the same number of events (none, or both seen). */
+	const struct jval *edges = json_get(j, "edges");
+
+	cr_assert_eq(edges->n, 16u);
+	cr_assert_eq(json_get(&edges->kids[12], "events")->num, json_get(&edges->kids[13], "events")->num);
+	/* Every edge of a long press answered by exactly one event, in order. */
+	for (size_t i = 0; i < edges->n; i++) {
+		if (i == 12 || i == 13)
+			continue;
+		cr_assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu", i);
+		if (i)
+			cr_assert_gt(json_get(&edges->kids[i], "t_us")->num, json_get(&edges->kids[i - 1], "t_us")->num);
+	}
+	json_free(j);
+	result_free(&r);
+}
+
+/*
+ * The driver reports the level it reads (twl4030.md): a press released
+ * before the status read - at least two 40 us reads after the edge - shows
+ * nothing, and a real press after it is seen whole.
+ */
+Test(irqsim, instant_press_is_not_seen, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--json", "--scenario", path, NULL };
+	struct result r;
+	struct jval *j;
+	const struct jval *edges;
+
+	scenario_file(path, "press\nrelease\nwait 10ms\nhold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	j = parse_json(r.out);
+	edges = json_get(j, "edges");
+	cr_assert_eq(edges->n, 4u);
+	double gap = json_get(&edges->kids[1], "t_us")->num - json_get(&edges->kids[0], "t_us")->num;
+
+	/* Unless the host preempted the scenario between the two edges for longer than the reads. */
+	if (gap < 60.0) {
+		cr_assert_eq(json_get(&edges->kids[0], "events")->num, 0, "press %.1f us long was seen", gap);
+		cr_assert_eq(json_get(&edges->kids[1], "events")->num, 0);
+	}
+	cr_assert_eq(json_get(&edges->kids[2], "events")->num, 1);
+	cr_assert_eq(json_get(&edges->kids[3], "events")->num, 1);
+	cr_assert_eq(num(j, "counts.key_events"), gap < 60.0 ? 2 : num(j, "counts.key_events"));
+	json_free(j);
+	result_free(&r);
+}
+
+Test(irqsim, legacy_sleeps_in_hardirq, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--legacy", "--scenario", path, NULL };
+	struct result r;
+
+	scenario_file(path, "hold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "BUG: sleeping function called from invalid context"), "stderr:\n%s", r.err);
+	cr_assert(strstr(r.out, "lockdep: "), "%s", r.out);
+	cr_assert(strstr(r.out, "sleep_invalid"), "%s", r.out);
+	result_free(&r);
+}
+
+Test(irqsim, legacy_json_records_the_report, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--legacy", "--json", "--scenario", path, NULL };
+	struct result r;
+	struct jval *j;
+	bool found = false;
+
+	scenario_file(path, "hold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 1);
+	j = parse_json(r.out);
+	cr_assert_eq(num(j, "exit_status"), 1);
+	cr_assert_geq(num(j, "lockdep.by_kind.sleep_invalid"), 1);
+	const struct jval *reps = json_get(j, "reports");
+
+	for (size_t i = 0; i < reps->n; i++)
+		found |= strstr(json_get(&reps->kids[i], "text")->str, "BUG: sleeping function called from invalid context") != NULL;
+	cr_assert(found, "no report text in --json");
+	/* Recorded, and still printed. */
+	cr_assert(strstr(r.err, "BUG: sleeping function called from invalid context"));
+	json_free(j);
+	result_free(&r);
+}
+
+Test(irqsim, threadirqs_clean, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--threadirqs", "--cpus", "2", "--bus-speed", "400k", "--json", "--scenario", path, NULL };
+	struct result r;
+	struct jval *j;
+
+	scenario_file(path, "hold 10ms\nwait 10ms\nhold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	j = parse_json(r.out);
+	cr_assert_eq(num(j, "config.bus_hz"), 400000);
+	cr_assert_eq(num(j, "config.cpus"), 2);
+	cr_assert_eq(num(j, "counts.delivered"), 4);
+	/* 400 kHz: ~98 us per read, three reads. */
+	cr_assert_geq(num(j, "latency_us.edge_to_event.min"), 290.0);
+	json_free(j);
+	result_free(&r);
+}
+
+/* Every record has the fields its phase needs; B/E pairs balance per thread. */
+static void check_trace(const struct jval *root)
+{
+	const struct jval *evs = json_get(root, "traceEvents");
+	bool hard = false, thread = false, nested = false, i2c = false, input = false;
+	int tids[64], depth[64];
+	size_t ntids = 0;
+
+	cr_assert_not_null(evs);
+	cr_assert_eq(evs->type, J_ARR);
+	for (size_t i = 0; i < evs->n; i++) {
+		const struct jval *e = &evs->kids[i];
+		const struct jval *ph = json_get(e, "ph"), *cat = json_get(e, "cat");
+		int tid;
+
+		cr_assert(ph && ph->type == J_STR, "record %zu has no ph", i);
+		cr_assert_not_null(json_get(e, "pid"));
+		cr_assert_not_null(json_get(e, "tid"));
+		cr_assert_not_null(json_get(e, "name"));
+		tid = (int)json_get(e, "tid")->num;
+		if (!strcmp(ph->str, "M"))
+			continue;
+		cr_assert_not_null(json_get(e, "ts"), "record %zu has no ts", i);
+		size_t t;
+
+		for (t = 0; t < ntids && tids[t] != tid; t++)
+			;
+		if (t == ntids) {
+			cr_assert_lt(ntids, 64u);
+			tids[ntids] = tid;
+			depth[ntids++] = 0;
+		}
+		if (!strcmp(ph->str, "X")) {
+			cr_assert_not_null(json_get(e, "dur"));
+			cr_assert_geq(json_get(e, "dur")->num, 0.0);
+		} else if (!strcmp(ph->str, "B")) {
+			depth[t]++;
+		} else if (!strcmp(ph->str, "E")) {
+			cr_assert_gt(depth[t], 0, "E without B on tid %d", tid);
+			depth[t]--;
+		} else {
+			cr_assert(!strcmp(ph->str, "i") || !strcmp(ph->str, "I"), "phase %s", ph->str);
+		}
+		if (cat && cat->type == J_STR) {
+			hard |= !strcmp(cat->str, "hardirq");
+			thread |= !strcmp(cat->str, "irq_thread");
+			nested |= !strcmp(cat->str, "nested_irq");
+			i2c |= !strcmp(cat->str, "i2c");
+			input |= !strcmp(cat->str, "input");
+		}
+	}
+	for (size_t t = 0; t < ntids; t++)
+		cr_assert_eq(depth[t], 0, "unbalanced spans on tid %d", tids[t]);
+	cr_assert(hard && thread && nested && i2c && input, "hard %d thread %d nested %d i2c %d input %d", hard,
+		  thread, nested, i2c, input);
+	/* Each thread that has events is named. */
+	for (size_t t = 0; t < ntids; t++) {
+		bool named = false;
+
+		for (size_t i = 0; i < evs->n && !named; i++) {
+			const struct jval *e = &evs->kids[i];
+
+			named = !strcmp(json_get(e, "ph")->str, "M") && !strcmp(json_get(e, "name")->str, "thread_name") &&
+				(int)json_get(e, "tid")->num == tids[t];
+		}
+		cr_assert(named, "tid %d has no thread_name", tids[t]);
+	}
+}
+
+Test(irqsim, trace_is_valid_chrome_json, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
+	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
+	struct result r;
+	struct jval *j;
+	char *text;
+	int fd = mkstemp(trace);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	scenario_file(path, "hold 5ms\nwait 5ms\nhold 5ms\nwait 5ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	text = slurp(trace);
+	unlink(trace);
+	j = parse_json(text);
+	check_trace(j);
+	json_free(j);
+	free(text);
+	result_free(&r);
+}
+
+Test(irqsim, i2c_fault_logged_next_press_works, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--json", "--scenario", path, NULL };
+	struct result r;
+	struct jval *j;
+	const struct jval *log, *edges;
+	bool logged = false;
+
+	/* The NAK hits the PIH read of the first press; the line must come back unmasked. */
+	scenario_file(path, "i2c-fault nak\nhold 10ms\nwait 10ms\ni2c-fault error 2\nhold 10ms\nwait 10ms\n"
+			    "hold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	j = parse_json(r.out);
+	cr_assert_eq(num(j, "counts.i2c_faults_injected"), 3);
+	log = json_get(j, "log");
+	for (size_t i = 0; i < log->n; i++)
+		logged |= strstr(json_get(&log->kids[i], "msg")->str, "(ENXIO), injected") != NULL;
+	cr_assert(logged, "the NAK was not logged");
+	edges = json_get(j, "edges");
+	cr_assert_eq(edges->n, 6u);
+	for (size_t i = 0; i < edges->n; i++)
+		cr_assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu not delivered once", i);
+	json_free(j);
+	result_free(&r);
+}
+
+Test(irqsim, shared_line_both_served, .timeout = 60)
+{
+	const char *args[] = { "--json", "--scenario", "shared-line", NULL };
+	struct result r = run(args);
+	struct jval *j;
+	const struct jval *lines, *devs;
+
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	j = parse_json(r.out);
+	lines = json_get(j, "lines");
+	cr_assert_eq(lines->n, 1u);
+	devs = json_get(&lines->kids[0], "devices");
+	cr_assert_eq(devs->n, 2u);
+	for (size_t d = 0; d < 2; d++) {
+		cr_assert_eq(json_get(&devs->kids[d], "raised")->num, 200);
+		cr_assert_eq(json_get(&devs->kids[d], "served")->num, 200, "device %zu", d);
+	}
+	cr_assert_gt(json_get(&lines->kids[0], "irqs")->num, 0);
+	json_free(j);
+	result_free(&r);
+}
+
+Test(irqsim, storm_does_not_stop_the_button, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--json", "--scenario", path, NULL };
+	struct result r;
+	struct jval *j;
+
+	scenario_file(path, "storm 13 2000\nwait 5ms\nhold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	j = parse_json(r.out);
+	const struct jval *l = &json_get(j, "lines")->kids[0];
+
+	cr_assert_eq(json_get(l, "edges")->num, 2000);
+	cr_assert_gt(json_get(l, "irqs")->num, 0);
+	cr_assert_eq(num(j, "counts.delivered"), 2);
+	json_free(j);
+	result_free(&r);
+}
+
+Test(irqsim, scenario_error_exits_2_with_position, .timeout = 30)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX", want[128];
+	const char *args[] = { "--scenario", path, NULL };
+	struct result r;
+
+	scenario_file(path, "# ok\nhold 5ms\nhold 5\n");
+	r = run(args);
+	unlink(path);
+	cr_assert_eq(r.status, 2);
+	snprintf(want, sizeof(want), "%s:3:6: expected a duration (e.g. 5ms, 200us, 1s), got \"5\"", path);
+	cr_assert(strstr(r.err, want), "stderr: %s", r.err);
+	cr_assert_eq(r.out[0], '\0', "ran anyway: %s", r.out);
+	result_free(&r);
+}
+
+Test(irqsim, usage_errors_exit_2, .timeout = 30)
+{
+	static const char *const bad[][3] = {
+		{ "--cpus", "0", NULL }, { "--cpus", "65", NULL }, { "--bus-speed", "5G", NULL },
+		{ "--bus-speed", "fast", NULL }, { "--bogus", NULL, NULL }, { "--scenario", "no-such-thing", NULL },
+		{ "extra", NULL, NULL }, { "--timeout", "-1", NULL }, { "--scenario", NULL, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct result r = run(bad[i]);
+
+		cr_assert_eq(r.status, 2, "%s %s: exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "", r.status);
+		cr_assert(strstr(r.err, "irqsim: "), "no message for %s", bad[i][0]);
+		result_free(&r);
+	}
+}
+
+Test(irqsim, list_and_help, .timeout = 30)
+{
+	const char *list[] = { "--list-scenarios", NULL }, *help[] = { "--help", NULL };
+	static const char *const names[] = { "default", "short-presses", "bounce", "shared-line", "storm", "i2c-faults" };
+	struct result r = run(list);
+
+	cr_assert_eq(r.status, 0);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		cr_assert(strstr(r.out, names[i]), "%s not listed", names[i]);
+	result_free(&r);
+	r = run(help);
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "--scenario") && strstr(r.out, "--trace") && strstr(r.out, "--json"));
+	result_free(&r);
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * irqsim's shared model: the options, and what a run records (edges it
+ * made, events the input client got, i2c transfers, reports, log lines).
+ * run.c fills a struct irqsim_run; report.c, json.c and trace.c only read it
+ * after the run, when no other thread touches it.
+ */
+#ifndef IRQSIM_H
+#define IRQSIM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scenario.h"
+#include "uirq/i2c.h"
+#include "uirq/lockdep.h"
+
+/* Exit statuses (README.md, EXIT STATUS). */
+enum { IRQSIM_EXIT_CLEAN = 0, IRQSIM_EXIT_PROBLEMS = 1, IRQSIM_EXIT_USAGE = 2 };
+
+struct irqsim_opts {
+	const char *scenario_file;	/* --scenario */
+	const char *builtin;		/* the built-in run when no file is given */
+	bool legacy;			/* the seed patch's pwrbutton */
+	bool threadirqs;		/* forced threading */
+	bool json;			/* summary on stdout, no human output */
+	unsigned long bus_hz;
+	unsigned int cpus;
+	const char *trace_file;
+	double timeout_s;		/* whole run, watchdog */
+};
+
+/* A growable array whose appends may come from any thread. */
+struct vec {
+	pthread_mutex_t lock;
+	void *items;
+	size_t n, cap, size;
+};
+void vec_init(struct vec *v, size_t item_size);
+/* Append a copy of item; false (and the item dropped) when memory runs out. */
+bool vec_push(struct vec *v, const void *item);
+void vec_free(struct vec *v);
+#define VEC_AT(v, type, i) (&((type *)(v)->items)[i])
+
+/* One edge the scenario made on PWRON. */
+struct sim_edge {
+	uint64_t t_ns;			/* CLOCK_MONOTONIC, just before the model saw it */
+	bool pressed;
+	bool bounce;			/* chatter: not judged for delivery */
+	unsigned int src_line;
+	uint64_t hold_ns;		/* presses of a hold: the planned hold */
+	/* filled by the matcher (latency.c) */
+	unsigned int events;		/* KEY_POWER events with this edge's value attributed to it */
+	uint64_t event_ns;		/* the first one's stamp */
+	uint64_t last_ns;		/* the last one's stamp */
+	uint64_t rx_ns;			/* when the client read it */
+	uint64_t wire_ns;		/* modelled bus time between the edge and the event */
+};
+
+/* One event the input client read. */
+struct sim_event {
+	uint64_t t_ns;			/* the event's stamp (CLOCK_MONOTONIC) */
+	uint64_t rx_ns;			/* when the read returned */
+	uint16_t type, code;
+	int32_t value;
+};
+
+/* One i2c transfer (from the adapter's trace hook). */
+struct sim_xfer {
+	uint64_t start_ns, end_ns, wire_ns;
+	int ret;
+	int tid;
+	uint16_t addr;
+	int reg;			/* first byte written, -1 if none */
+	bool read;
+	uint16_t len;			/* payload bytes */
+};
+
+/* One lockdep or might_sleep report. */
+struct sim_report {
+	int kind;
+	char *headline;
+	char *text;
+};
+
+/* One line of the drivers' log (or irqsim's own notes), in time order. */
+struct sim_log {
+	uint64_t t_ns;
+	char *msg;
+};
+
+/* What the storm and shared verbs left behind, per INTC line. */
+struct sim_line_result {
+	unsigned int line, irq;
+	bool storm;
+	unsigned long edges;		/* storm: edges pulsed */
+	unsigned long raised[2];	/* shared: events raised on dummy-primary, dummy-threaded */
+	unsigned long served[2];
+	unsigned long irqs;		/* interrupts taken */
+	bool disabled;			/* the core disabled it ("nobody cared") */
+	char *spurious;			/* /proc/irq/N/spurious */
+};
+
+/* An irq's count, taken before teardown frees the descriptors. */
+struct sim_irqcount {
+	unsigned int irq;
+	unsigned long count;
+};
+
+/* One thread of the process seen at the end of the run. */
+struct sim_thread {
+	int tid;
+	char name[20];
+};
+
+struct irqsim_run {
+	const struct irqsim_opts *opts;
+	struct scenario sc;
+	uint64_t t0_ns;			/* "boot": times are shown relative to it */
+	uint64_t end_ns;
+	unsigned long bus_hz;
+	unsigned int twl_irq, twl_base, pwron_irq;
+	char input_name[64];
+	int input_nr;
+
+	struct vec edges, events, xfers, reports, logs;
+	struct vec lines;		/* struct sim_line_result */
+	struct vec threads;		/* struct sim_thread */
+	struct vec irqcounts;		/* struct sim_irqcount, non-zero ones */
+	char *proc_interrupts;
+	struct uirq_i2c_stats i2c;
+	uint64_t faults_injected;
+	struct uirq_lockdep_stats lockdep;
+	bool lockdep_on;
+	bool watchdog_fired;
+	bool setup_failed;
+};
+
+/* run.c: everything from CPUs up to teardown; 0, or -1 when the board could not be built. */
+int irqsim_run(struct irqsim_run *r);
+/* The exit status the run earned. */
+int irqsim_verdict(const struct irqsim_run *r);
+
+/* latency.c: attribute events to edges; summaries over delivered edges. */
+struct lat_summary {
+	size_t n;
+	double min_us, median_us, p99_us, max_us;
+};
+void latency_match(struct irqsim_run *r);
+/* minus_bus: subtract each edge's modelled wire time; to_client: up to the read, not the stamp. */
+void latency_summary(const struct irqsim_run *r, bool minus_bus, bool to_client, struct lat_summary *s);
+/* How the scenario's edges were delivered (latency.c explains "judged"). */
+struct delivery {
+	size_t judged;		/* edges with the button still for 2 ms on both sides */
+	size_t ok;		/* ... answered by exactly one event (bounced: ending at the final level) */
+	size_t lost, duplicated, wrong;
+	size_t short_edges;	/* edges of presses or gaps under 2 ms: not judged */
+	size_t short_seen;	/* ... that got an event anyway */
+};
+void latency_delivery(const struct irqsim_run *r, struct delivery *d);
+
+/* report.c: the human report at the end. */
+void report_print(FILE *f, const struct irqsim_run *r);
+/* The live lines while running (events, log, notes). */
+void report_event_line(const struct irqsim_run *r, const struct sim_event *ev);
+void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg);
+const char *report_kind_name(int kind);
+
+/* json.c */
+void json_string(FILE *f, const char *s);
+void json_print(FILE *f, const struct irqsim_run *r);
+
+/* trace.c: Chrome trace-event recording (hooks) and output. */
+int trace_start(const char *path, uint64_t t0_ns);
+/* An instant event on the calling thread (scenario actions, input events). */
+void trace_instant(const char *cat, const char *name, uint64_t t_ns, int value);
+/* A finished i2c transfer. */
+void trace_xfer(const struct sim_xfer *x);
+/* Stop recording; write the file (threads names from r); 0 or -errno. */
+int trace_finish(const struct irqsim_run *r);
+
+/* util */
+uint64_t now_ns(void);
+void sleep_until_ns(uint64_t t);
+int gettid_int(void);
+char *xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Running a scenario on the default board: CPUs, the board, the drivers
+ * probed as a kernel would probe them, an input client reading like evtest,
+ * the scenario's actions, then a settle, the snapshot the report needs, and
+ * teardown.  Extra lines (storm, shared) have their own file, lines.c.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <linux/input-event-codes.h>
+
+#include "irqsim.h"
+#include "lines.h"
+#include "uirq/board.h"
+#include "uirq/printk.h"
+#include "uirq/twl4030-drivers.h"
+#include "uirq/twl4030.h"
+#include "watchdog.h"
+
+struct ctx {
+	struct irqsim_run *r;
+	struct uirq_board *board;
+	struct twl4030_irq *ti;
+	struct twl4030_pwrbutton *pwr;
+	struct uirq_input_client *client;
+	struct uirq_i2c_sim *sim;
+	struct uirq_i2c_adapter *adap;
+	pthread_t reader;
+	bool reader_started;
+	atomic_bool stop_reader;
+	/* Injected faults still to come; under the adapter's bus lock. */
+	int fault_err;
+	unsigned int fault_left;
+	uint64_t fault_seen;
+	struct lines lines;
+};
+
+static bool human(const struct irqsim_run *r)
+{
+	return !r->opts->json;
+}
+
+/* A line for the log, with irqsim's own notes in the same stream as the drivers'. */
+static void note(struct irqsim_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct irqsim_run *r, const char *fmt, ...)
+{
+	struct sim_log l = { .t_ns = now_ns() };
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	l.msg = xstrdup(buf);
+	if (!vec_push(&r->logs, &l))
+		free(l.msg);
+	if (human(r))
+		report_log_line(r, l.t_ns, buf);
+}
+
+/* ---- hooks the subsystems call ---- */
+
+static void on_report(const struct uirq_lockdep_report *rep, void *arg)
+{
+	struct irqsim_run *r = arg;
+	struct sim_report s = { .kind = rep->kind, .headline = xstrdup(rep->headline), .text = xstrdup(rep->text) };
+
+	/* The report still goes where lockdep would have put it. */
+	fputs(rep->text, stderr);
+	fflush(stderr);
+	if (!vec_push(&r->reports, &s)) {
+		free(s.headline);
+		free(s.text);
+	}
+}
+
+static void on_log(const char *msg, void *arg)
+{
+	struct irqsim_run *r = arg;
+	struct sim_log l = { .t_ns = now_ns(), .msg = xstrdup(msg) };
+	size_t n = strlen(l.msg);
+
+	if (n && l.msg[n - 1] == '\n')
+		l.msg[n - 1] = '\0';
+	if (human(r))
+		report_log_line(r, l.t_ns, l.msg);
+	if (!vec_push(&r->logs, &l))
+		free(l.msg);
+}
+
+static const char *errname(int err)
+{
+	switch (err) {
+	case -ENXIO: return "ENXIO";
+	case -EIO: return "EIO";
+	case -ETIMEDOUT: return "ETIMEDOUT";
+	case -EAGAIN: return "EAGAIN";
+	default: return "error";
+	}
+}
+
+/* Runs after every transfer, bus lock held. */
+static void on_xfer(const struct uirq_i2c_trace *t, void *arg)
+{
+	struct ctx *c = arg;
+	struct sim_xfer x = { .start_ns = t->start_ns, .end_ns = t->end_ns, .wire_ns = t->wire_ns, .ret = t->ret,
+			      .tid = gettid_int(), .reg = -1 };
+	uint64_t injected;
+
+	for (int i = 0; i < t->num; i++) {
+		const struct uirq_i2c_msg *m = &t->msgs[i];
+
+		if (i == 0)
+			x.addr = m->addr;
+		if (m->flags & UIRQ_I2C_M_RD)
+			x.read = true;
+		else if (x.reg < 0 && m->len)
+			x.reg = m->buf[0];
+		x.len = (uint16_t)(x.len + m->len);
+	}
+	vec_push(&c->r->xfers, &x);
+	trace_xfer(&x);
+	if (t->ret >= 0)
+		return;
+	injected = uirq_i2c_sim_faults_injected(c->sim);
+	bool ours = injected != c->fault_seen;
+
+	c->fault_seen = injected;
+	if (x.reg >= 0)
+		note(c->r, "i2c-%d: transfer to 0x%02x (register 0x%02x) failed: %d (%s)%s", c->adap->nr, x.addr,
+		     (unsigned int)x.reg, t->ret, errname(t->ret), ours ? ", injected" : "");
+	else
+		note(c->r, "i2c-%d: transfer to 0x%02x failed: %d (%s)%s", c->adap->nr, x.addr, t->ret,
+		     errname(t->ret), ours ? ", injected" : "");
+	/* fail_nth fails one transfer: re-arm it for the rest of the count. */
+	if (ours && c->fault_left && --c->fault_left)
+		uirq_i2c_sim_fail_nth(c->sim, 1, c->fault_err);
+}
+
+/* ---- the input client ---- */
+
+static void *reader_main(void *arg)
+{
+	struct ctx *c = arg;
+	struct uirq_input_event evs[64];
+	struct pollfd pfd = { .fd = uirq_input_client_fd(c->client), .events = POLLIN };
+
+	pthread_setname_np(pthread_self(), "evtest");
+	for (;;) {
+		int n = uirq_input_read(c->client, evs, 64, UIRQ_INPUT_NONBLOCK);
+
+		if (n == -EAGAIN) {
+			if (atomic_load(&c->stop_reader))
+				break;
+			poll(&pfd, 1, 20);
+			continue;
+		}
+		if (n < 0)
+			break;
+		uint64_t rx = now_ns();
+
+		for (int i = 0; i < n; i++) {
+			struct sim_event ev = {
+				.t_ns = (uint64_t)evs[i].time.tv_sec * 1000000000u + (uint64_t)evs[i].time.tv_usec * 1000u,
+				.rx_ns = rx, .type = evs[i].type, .code = evs[i].code, .value = evs[i].value,
+			};
+
+			vec_push(&c->r->events, &ev);
+			if (ev.type != EV_SYN)
+				trace_instant("input", uirq_input_code_name(ev.type, ev.code), ev.t_ns, ev.value);
+			if (human(c->r))
+				report_event_line(c->r, &ev);
+		}
+	}
+	return NULL;
+}
+
+/* ---- actions ---- */
+
+static void edge(struct ctx *c, bool pressed, bool bounce, const struct sc_action *a)
+{
+	struct sim_edge e = { .t_ns = now_ns(), .pressed = pressed, .bounce = bounce, .src_line = a->src_line,
+			      .hold_ns = pressed ? a->hold_ns : 0 };
+
+	vec_push(&c->r->edges, &e);
+	trace_instant("scenario", pressed ? "press" : "release", e.t_ns, pressed);
+	twl4030_set_pwron(uirq_board_twl(c->board), pressed);
+}
+
+static void fault(struct ctx *c, const struct sc_action *a)
+{
+	/* Under the bus lock: a transfer in flight must not see half a fault. */
+	uirq_i2c_lock_bus(c->adap);
+	c->fault_seen = uirq_i2c_sim_faults_injected(c->sim);
+	switch (a->fault) {
+	case SC_FAULT_NAK:
+	case SC_FAULT_ERROR:
+	case SC_FAULT_TIMEOUT:
+		c->fault_err = a->fault == SC_FAULT_NAK ? -ENXIO : a->fault == SC_FAULT_ERROR ? -EIO : -ETIMEDOUT;
+		c->fault_left = a->count;
+		uirq_i2c_sim_fail_nth(c->sim, 1, c->fault_err);
+		break;
+	case SC_FAULT_DELAY:
+		uirq_i2c_sim_set_delay(c->sim, a->duration_ns);
+		break;
+	case SC_FAULT_CLEAR:
+		c->fault_left = 0;
+		uirq_i2c_sim_clear_faults(c->sim);
+		break;
+	}
+	uirq_i2c_unlock_bus(c->adap);
+}
+
+static const char *const verb_names[] = {
+	[SC_PRESS] = "press", [SC_RELEASE] = "release", [SC_BOUNCE] = "bounce", [SC_STORM] = "storm",
+	[SC_SHARED] = "shared", [SC_I2C_FAULT] = "i2c-fault", [SC_WAIT] = "wait",
+};
+
+static void describe(const struct sc_action *a, char *buf, size_t len)
+{
+	static const char *const faults[] = { "nak", "error", "timeout", "delay", "clear" };
+
+	switch (a->verb) {
+	case SC_PRESS:
+		if (a->hold_ns)
+			snprintf(buf, len, "hold %.3f ms", (double)a->hold_ns / 1e6);
+		else
+			snprintf(buf, len, "press");
+		break;
+	case SC_BOUNCE:
+		snprintf(buf, len, "bounce %u edges %.0f us apart", a->count, (double)a->interval_ns / 1e3);
+		break;
+	case SC_STORM:
+	case SC_SHARED:
+		snprintf(buf, len, "%s on INTC line %u: %u %s", verb_names[a->verb], a->line, a->count,
+			 a->verb == SC_STORM ? "edges" : "events per device");
+		break;
+	case SC_I2C_FAULT:
+		if (a->fault == SC_FAULT_DELAY)
+			snprintf(buf, len, "i2c-fault delay %.0f us", (double)a->duration_ns / 1e3);
+		else if (a->fault == SC_FAULT_CLEAR)
+			snprintf(buf, len, "i2c-fault clear");
+		else
+			snprintf(buf, len, "i2c-fault %s x%u", faults[a->fault], a->count);
+		break;
+	default:
+		snprintf(buf, len, "%s", verb_names[a->verb]);
+	}
+}
+
+static void run_action(struct ctx *c, const struct sc_action *a)
+{
+	char what[96];
+
+	if (a->verb != SC_WAIT) {
+		describe(a, what, sizeof(what));
+		note(c->r, "irqsim: %s (%s:%u)", what, c->r->sc.name, a->src_line);
+	}
+	switch (a->verb) {
+	case SC_PRESS:
+		edge(c, true, false, a);
+		if (a->hold_ns) {
+			uint64_t t = VEC_AT(&c->r->edges, struct sim_edge, c->r->edges.n - 1)->t_ns;
+
+			sleep_until_ns(t + a->hold_ns);
+			edge(c, false, false, a);
+		}
+		break;
+	case SC_RELEASE:
+		edge(c, false, false, a);
+		break;
+	case SC_BOUNCE: {
+		bool down = twl4030_peek(uirq_board_twl(c->board), TWL4030_ADDR_POWER, TWL4030_STS_HW_CONDITIONS) &
+			    TWL4030_STS_PWON;
+
+		for (unsigned int i = 0; i < a->count; i++) {
+			sleep_until_ns(now_ns() + a->interval_ns);
+			down = !down;
+			edge(c, down, true, a);
+		}
+		break;
+	}
+	case SC_STORM:
+		lines_storm(&c->lines, a);
+		break;
+	case SC_SHARED:
+		lines_shared(&c->lines, a);
+		break;
+	case SC_I2C_FAULT:
+		fault(c, a);
+		break;
+	case SC_WAIT:
+		sleep_until_ns(now_ns() + a->duration_ns);
+		break;
+	}
+}
+
+/* Until the board is quiet: INT1 down, no transfer and no event for 20 ms (at most 3 s). */
+static void settle(struct ctx *c)
+{
+	struct twl4030 *twl = uirq_board_twl(c->board);
+	uint64_t deadline = now_ns() + 3000000000ull, quiet_since = now_ns();
+	struct uirq_i2c_stats st;
+	uint64_t last_xfers = UINT64_MAX;
+	size_t last_events = SIZE_MAX;
+
+	while (now_ns() < deadline) {
+		uirq_i2c_get_stats(c->adap, &st);
+		pthread_mutex_lock(&c->r->events.lock);
+		size_t events = c->r->events.n;
+
+		pthread_mutex_unlock(&c->r->events.lock);
+		if (twl4030_int1_asserted(twl) || st.transfers != last_xfers || events != last_events ||
+		    !lines_quiet(&c->lines))
+			quiet_since = now_ns();
+		else if (now_ns() - quiet_since >= 20000000u)
+			return;
+		last_xfers = st.transfers;
+		last_events = events;
+		sleep_until_ns(now_ns() + 2000000u);
+	}
+}
+
+/* ---- the snapshot taken before teardown ---- */
+
+static void snapshot(struct ctx *c)
+{
+	struct irqsim_run *r = c->r;
+	size_t len = 0;
+	FILE *f = open_memstream(&r->proc_interrupts, &len);
+	DIR *d;
+
+	if (f) {
+		uirq_show_interrupts(f);
+		fclose(f);
+	}
+	for (unsigned int irq = 1; irq < 4096; irq++) {
+		struct sim_irqcount ic = { .irq = irq };
+
+		if (!uirq_irq_to_desc(irq) || !(ic.count = uirq_kstat_irqs(irq)))
+			continue;
+		vec_push(&r->irqcounts, &ic);
+	}
+	d = opendir("/proc/self/task");
+	for (struct dirent *de; d && (de = readdir(d));) {
+		struct sim_thread t = { .tid = atoi(de->d_name) };
+		char path[64];
+		FILE *cf;
+
+		if (t.tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", t.tid);
+		cf = fopen(path, "r");
+		if (!cf)
+			continue;
+		if (fgets(t.name, sizeof(t.name), cf)) {
+			t.name[strcspn(t.name, "\n")] = '\0';
+			vec_push(&r->threads, &t);
+		}
+		fclose(cf);
+	}
+	if (d)
+		closedir(d);
+	lines_snapshot(&c->lines, &r->lines);
+	uirq_i2c_get_stats(c->adap, &r->i2c);
+	r->faults_injected = uirq_i2c_sim_faults_injected(c->sim);
+}
+
+/* ---- setup and teardown ---- */
+
+static int setup(struct ctx *c)
+{
+	const struct irqsim_opts *o = c->r->opts;
+	struct uirq_cpu_config cpus = { .nr_cpus = o->cpus, .threadirqs = o->threadirqs };
+	struct uirq_board_config bc = { .bus_hz = o->bus_hz };
+	struct uirq_input_dev *dev;
+	int err;
+
+	err = uirq_cpus_start(&cpus);
+	if (err) {
+		fprintf(stderr, "irqsim: cannot start %u CPUs: %s\n", o->cpus, strerror(-err));
+		return -1;
+	}
+	c->r->t0_ns = now_ns();
+	err = uirq_board_create(&bc, &c->board);
+	if (err) {
+		fprintf(stderr, "irqsim: cannot build the board: %s\n", strerror(-err));
+		return -1;
+	}
+	c->sim = uirq_board_i2c_sim(c->board);
+	c->adap = uirq_board_i2c(c->board);
+	c->r->bus_hz = uirq_i2c_sim_bus_speed(c->sim);
+	uirq_i2c_set_trace(c->adap, on_xfer, c);
+	c->r->twl_irq = uirq_board_twl_irq(c->board);
+	err = twl4030_irq_probe_flags(c->adap, c->r->twl_irq, o->legacy ? TWL4030_IRQ_LEGACY : 0, &c->ti);
+	if (err) {
+		fprintf(stderr, "irqsim: twl4030-irq probe failed: %s\n", strerror(-err));
+		return -1;
+	}
+	c->r->twl_base = twl4030_irq_base(c->ti);
+	c->r->pwron_irq = c->r->twl_base + TWL4030_PWR_IRQ_PWRON;
+	err = twl4030_pwrbutton_probe(c->adap, c->r->pwron_irq, o->legacy, &c->pwr);
+	if (err) {
+		fprintf(stderr, "irqsim: twl4030-pwrbutton probe failed: %s\n", strerror(-err));
+		return -1;
+	}
+	dev = twl4030_pwrbutton_input(c->pwr);
+	snprintf(c->r->input_name, sizeof(c->r->input_name), "%s", dev->name ? dev->name : "");
+	c->r->input_nr = uirq_input_device_nr(dev);
+	c->client = uirq_input_open(dev);
+	if (!c->client) {
+		fprintf(stderr, "irqsim: cannot open the input device: %s\n", strerror(errno));
+		return -1;
+	}
+	uirq_input_client_set_clock(c->client, CLOCK_MONOTONIC);
+	if (human(c->r)) {
+		printf("Input device name: \"%s\"\n", c->r->input_name);
+		printf("Supported events:\n  Event type 0 (EV_SYN)\n  Event type 1 (EV_KEY)\n"
+		       "    Event code 116 (KEY_POWER)\nTesting ... (scenario %s)\n", c->r->sc.name);
+		fflush(stdout);
+	}
+	if (pthread_create(&c->reader, NULL, reader_main, c)) {
+		fprintf(stderr, "irqsim: cannot start the input reader\n");
+		return -1;
+	}
+	c->reader_started = true;
+	lines_init(&c->lines, uirq_board_intc(c->board), c->r);
+	return 0;
+}
+
+static void teardown(struct ctx *c)
+{
+	if (c->reader_started) {
+		atomic_store(&c->stop_reader, true);
+		pthread_join(c->reader, NULL);
+	}
+	if (c->client)
+		uirq_input_close(c->client);
+	if (c->board)
+		lines_free(&c->lines);
+	if (c->pwr)
+		twl4030_pwrbutton_remove(c->pwr);
+	if (c->ti)
+		twl4030_irq_remove(c->ti);
+	if (c->board) {
+		uirq_i2c_set_trace(c->adap, NULL, NULL);
+		uirq_board_destroy(c->board);
+	}
+	uirq_cpus_stop();
+	uirq_log_set_sink(NULL, NULL);
+}
+
+int irqsim_run(struct irqsim_run *r)
+{
+	struct ctx c = { .r = r };
+	struct watchdog wd;
+	int ret = 0;
+
+	/* Like a SCHED_FIFO irq thread, whose timer slack is 0: wire-time sleeps end on time. */
+	prctl(PR_SET_TIMERSLACK, 1ul, 0, 0, 0);
+	uirq_lockdep_set_report_handler(on_report, r);
+	uirq_log_set_sink(on_log, r);
+	watchdog_start(&wd, r, r->opts->timeout_s);
+	watchdog_phase(&wd, "setup", 0, 5000000000ull);
+	if (setup(&c)) {
+		r->setup_failed = true;
+		ret = -1;
+		goto out;
+	}
+	if (r->opts->trace_file && trace_start(r->opts->trace_file, r->t0_ns))
+		fprintf(stderr, "irqsim: no memory for the trace; running without it\n");
+	for (size_t i = 0; i < r->sc.n; i++) {
+		const struct sc_action *a = &r->sc.actions[i];
+		/* What the action plans, and room for a stuck bus in the way of a fault's bus lock. */
+		uint64_t budget = a->hold_ns + a->duration_ns + (uint64_t)a->count * (a->interval_ns + 20000u) +
+				  3000000000ull;
+
+		watchdog_phase(&wd, verb_names[a->verb], a->src_line, budget);
+		run_action(&c, a);
+	}
+	watchdog_phase(&wd, "settle", 0, 5000000000ull);
+	settle(&c);
+	r->end_ns = now_ns();
+	snapshot(&c);
+out:
+	watchdog_phase(&wd, "teardown", 0, 10000000000ull);
+	teardown(&c);
+	if (r->opts->trace_file) {
+		int err = trace_finish(r);
+
+		if (err)
+			fprintf(stderr, "irqsim: %s: %s\n", r->opts->trace_file, strerror(-err));
+	}
+	watchdog_stop(&wd);
+	uirq_lockdep_set_report_handler(NULL, NULL);
+	uirq_lockdep_get_stats(&r->lockdep);
+	r->lockdep_on = uirq_lockdep_enabled();
+	latency_match(r);
+	return ret;
+}
+
+int irqsim_verdict(const struct irqsim_run *r)
+{
+	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed)
+		return IRQSIM_EXIT_PROBLEMS;
+	return IRQSIM_EXIT_CLEAN;
+}

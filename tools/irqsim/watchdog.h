@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A scenario never hangs the tool: each phase (setup, every action, settle,
+ * teardown) gets a deadline, and the whole run one more.  A missed deadline
+ * means a thread of the system under test is stuck, so nothing can be torn
+ * down safely: the watchdog says where, and ends the process.
+ */
+#ifndef IRQSIM_WATCHDOG_H
+#define IRQSIM_WATCHDOG_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct irqsim_run;
+
+struct watchdog {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct irqsim_run *r;
+	const char *phase;
+	unsigned int line;
+	uint64_t phase_start, phase_deadline, run_deadline;
+	bool stop;
+	bool running;
+};
+
+/* Start watching; timeout_s bounds the whole run (0: no overall bound). */
+void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s);
+/* Enter a phase (scenario line, or 0) that must end within budget_ns. */
+void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, uint64_t budget_ns);
+void watchdog_stop(struct watchdog *wd);
+
+#endif
