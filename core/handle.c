@@ -70,7 +70,9 @@ void __irq_wake_thread(struct uirq_irq_desc *desc, struct uirq_irqaction *action
 
 void wake_threads_waitq(struct uirq_irq_desc *desc)
 {
-	if (atomic_fetch_sub(&desc->threads_active, 1) == 1 && atomic_load(&desc->sync_waiters))
+	int old = atomic_fetch_sub(&desc->threads_active, 1);
+
+	if ((old & THREADS_RUNNING_MASK) == 1 && old >= THREADS_WAITER)
 		uirq_futex_wake(&desc->threads_active, 1 << 30);
 }
 

@@ -103,7 +103,7 @@ struct uirq_irq_desc {
 	uirq_irq_flow_handler_t handle_irq;
 	_Atomic(struct uirq_irqaction *) action;
 	_Atomic unsigned short cpu;	/* effective CPU */
-	_Atomic unsigned short kstat_n;	/* published after kstat: read it first */
+	unsigned short depth;		/* nested disables, under desc->lock; 65535 at most */
 	_Atomic unsigned int settings;	/* written under desc->lock */
 	void *handler_data;
 	const char *name;		/* flow handler name (/proc/interrupts) */
@@ -117,18 +117,21 @@ struct uirq_irq_desc {
 	_Atomic unsigned int state;	/* IRQD_* */
 	_Atomic unsigned int istate;	/* IRQS_*: written under desc->lock */
 	_Atomic unsigned int irqs_unhandled;
-	unsigned int depth;
 	atomic_int threads_handled;
 	unsigned int threads_handled_last;
-	atomic_int threads_active;	/* futex word of synchronize_irq() */
-	atomic_int sync_waiters;
+	atomic_int threads_active;	/* futex word of synchronize_irq(): THREADS_* */
 	int parent_irq;
 	_Atomic unsigned int last_unhandled;	/* ms, wrapping like 32-bit jiffies */
 	/* The raise block: written by the raiser and by the CPU that takes the raise. */
 	_Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
 	_Atomic unsigned char raised;	/* queued on a CPU (latch) */
+	_Atomic unsigned short kstat_n;	/* published after kstat: read it first */
 	_Atomic unsigned int irq_count;
 };
+/* Running thread handlers (and nested runs) count in the low bits of threads_active, synchronize_irq() waiters above. */
+#define THREADS_RUNNING_MASK	0xffff
+#define THREADS_WAITER		0x10000
+
 _Static_assert(offsetof(struct uirq_irq_desc, next_pending) % 16 == 0 &&
 	       offsetof(struct uirq_irq_desc, irq_count) < offsetof(struct uirq_irq_desc, next_pending) + 16 &&
 	       offsetof(struct uirq_irq_desc, next_pending) - offsetof(struct uirq_irq_desc, cpu) >= 64 &&

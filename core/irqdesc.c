@@ -114,7 +114,7 @@ static void desc_init(struct uirq_irq_desc *desc, unsigned int irq)
 
 	for (unsigned int i = 0; i < n; i++)
 		atomic_store_explicit(&kstat[i], 0, memory_order_relaxed);
-	desc->irq_data = (struct uirq_irq_data){ .irq = irq, .desc = desc };
+	desc->irq_data = (struct uirq_irq_data){ .irq = irq };
 	desc->handle_irq = NULL;
 	atomic_store_explicit(&desc->action, NULL, memory_order_relaxed);
 	desc->handler_data = NULL;
@@ -134,7 +134,6 @@ static void desc_init(struct uirq_irq_desc *desc, unsigned int irq)
 	atomic_store_explicit(&desc->threads_handled, 0, memory_order_relaxed);
 	desc->threads_handled_last = 0;
 	atomic_store_explicit(&desc->threads_active, 0, memory_order_relaxed);
-	atomic_store_explicit(&desc->sync_waiters, 0, memory_order_relaxed);
 	desc->parent_irq = 0;
 	atomic_store_explicit(&desc->cpu, (unsigned short)uirq_effective_cpu(desc->affinity),
 			      memory_order_relaxed);

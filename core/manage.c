@@ -44,15 +44,15 @@ static void __synchronize_hardirq(struct uirq_irq_desc *desc)
 
 static void wait_for_threads(struct uirq_irq_desc *desc)
 {
-	atomic_fetch_add(&desc->sync_waiters, 1);
+	atomic_fetch_add(&desc->threads_active, THREADS_WAITER);
 	for (;;) {
 		int v = atomic_load(&desc->threads_active);
 
-		if (v <= 0)
+		if (!(v & THREADS_RUNNING_MASK))
 			break;
 		uirq_futex_wait(&desc->threads_active, (unsigned int)v);
 	}
-	atomic_fetch_sub(&desc->sync_waiters, 1);
+	atomic_fetch_sub(&desc->threads_active, THREADS_WAITER);
 }
 
 static void __synchronize_irq(struct uirq_irq_desc *desc)
@@ -68,7 +68,7 @@ bool uirq_synchronize_hardirq(unsigned int irq)
 	if (!desc)
 		return true;
 	__synchronize_hardirq(desc);
-	return !atomic_load(&desc->threads_active);
+	return !(atomic_load(&desc->threads_active) & THREADS_RUNNING_MASK);
 }
 
 void uirq_synchronize_irq(unsigned int irq)
@@ -82,6 +82,10 @@ void uirq_synchronize_irq(unsigned int irq)
 
 void __disable_irq(struct uirq_irq_desc *desc)
 {
+	if (desc->depth == USHRT_MAX) {
+		UIRQ_WARN("irq %u: disable depth overflow\n", desc->irq_data.irq);
+		return;
+	}
 	if (!desc->depth++)
 		irq_disable(desc);
 }

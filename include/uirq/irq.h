@@ -92,7 +92,6 @@ struct uirq_irq_data {
 	struct uirq_irq_chip *chip;
 	void *chip_data;
 	struct uirq_irq_domain *domain;
-	struct uirq_irq_desc *desc;
 };
 
 /*
