@@ -21,9 +21,13 @@ uirq_need_packages() {
 }
 
 # What building and running the main job needs.
-UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev)
+# libevdev and libi2c: the uinput bridge and the i2c-dev adapter (the libraries of the field).
+UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev libevdev-dev libi2c-dev)
 # What the test suite needs on top: the test framework (Check) and valgrind; the sanitizers come with gcc.
 UIRQ_TEST_PACKAGES=(check valgrind)
+# What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
+# initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules.
+UIRQ_VM_PACKAGES=(qemu-system-x86 busybox-static cpio kmod xz-utils)
 
 # Configure (once) and build a build directory: uirq_build DIR [meson options...]
 uirq_build() {

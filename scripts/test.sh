@@ -4,6 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}"
+uirq_need_packages "${UIRQ_VM_PACKAGES[@]}"
 
 passed=0
 failed=0
@@ -54,6 +55,22 @@ else
 	failed=$((failed + 1))
 	status=1
 fi
+
+# The plain build's vm-* programs inside a real kernel under qemu (scripts/vm/test.sh).
+echo "=== vm ==="
+vm_out=$(mktemp)
+scripts/vm/test.sh build-test-plain | tee "$vm_out"
+vm_rc=${PIPESTATUS[0]}
+read -r vm_ok vm_nok < <(grep -E '^vm: [0-9]+ passed, [0-9]+ failed$' "$vm_out" | tail -n 1 | awk '{ print $2, $4 }')
+rm -f "$vm_out"
+if [ -z "${vm_ok:-}" ]; then
+	vm_ok=0 vm_nok=1
+elif [ "$vm_rc" -ne 0 ] && [ "$vm_nok" -eq 0 ]; then
+	vm_nok=1
+fi
+[ "$vm_rc" -eq 0 ] || status=1
+passed=$((passed + vm_ok))
+failed=$((failed + vm_nok))
 
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed"
