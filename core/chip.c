@@ -442,8 +442,14 @@ void uirq_handle_nested_irq(unsigned int irq)
 		return;
 	}
 	kstat_incr_irqs_this_cpu(desc);
+	/*
+	 * threads_active only, as mainline since "genirq: Fix nested thread vs
+	 * synchronize_hardirq() deadlock" (6.4): IRQD_IRQ_INPROGRESS belongs to
+	 * the hard-irq flow.  Setting and clearing it here too cleared the bit
+	 * under a flow handler still running the line's actions on a CPU, so
+	 * free_irq() freed an action in use (found by tests/fuzz/fuzz_genirq.c).
+	 */
 	atomic_fetch_add(&desc->threads_active, 1);
-	irqd_set(desc, IRQD_IRQ_INPROGRESS);
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 
 	for_each_action_of_desc(desc, action) {
@@ -454,9 +460,6 @@ void uirq_handle_nested_irq(unsigned int irq)
 	if (!(desc->settings & IRQ_SETTINGS_NO_DEBUG))
 		note_interrupt(desc, ret);
 
-	uirq_spin_lock_irqsave(&desc->lock, flags);
-	irqd_clear(desc, IRQD_IRQ_INPROGRESS);
-	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 	wake_threads_waitq(desc);
 }
 

@@ -861,6 +861,13 @@ int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio)
 
 /* ---- queries ---- */
 
+bool uirq_irq_has_action(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	return desc && desc_action(desc);
+}
+
 bool uirq_irq_is_enabled(unsigned int irq)
 {
 	struct uirq_irq_desc *desc = irq_to_desc(irq);

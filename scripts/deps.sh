@@ -28,6 +28,8 @@ UIRQ_TEST_PACKAGES=(check valgrind)
 # What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
 # initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules.
 UIRQ_VM_PACKAGES=(qemu-system-x86 busybox-static cpio kmod xz-utils)
+# What the fuzz stage needs (scripts/fuzz.sh): clang and its runtimes (libFuzzer, ASan, UBSan).
+UIRQ_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 
 # Configure (once) and build a build directory: uirq_build DIR [meson options...]
 uirq_build() {

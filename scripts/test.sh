@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}"
 uirq_need_packages "${UIRQ_VM_PACKAGES[@]}"
+uirq_need_packages "${UIRQ_FUZZ_PACKAGES[@]}"
 
 passed=0
 failed=0
@@ -71,6 +72,22 @@ fi
 [ "$vm_rc" -eq 0 ] || status=1
 passed=$((passed + vm_ok))
 failed=$((failed + vm_nok))
+
+# The libFuzzer targets (scripts/fuzz.sh), UIRQ_FUZZ_SECONDS (20) each; one count per target.
+echo "=== fuzz ==="
+fuzz_out=$(mktemp)
+scripts/fuzz.sh "${UIRQ_FUZZ_SECONDS:-20}" | tee "$fuzz_out"
+fuzz_rc=${PIPESTATUS[0]}
+read -r fuzz_ok fuzz_nok < <(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed$' "$fuzz_out" | tail -n 1 | awk '{ print $2, $4 }')
+rm -f "$fuzz_out"
+if [ -z "${fuzz_ok:-}" ]; then
+	fuzz_ok=0 fuzz_nok=1
+elif [ "$fuzz_rc" -ne 0 ] && [ "$fuzz_nok" -eq 0 ]; then
+	fuzz_nok=1
+fi
+[ "$fuzz_rc" -eq 0 ] || status=1
+passed=$((passed + fuzz_ok))
+failed=$((failed + fuzz_nok))
 
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed"

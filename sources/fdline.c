@@ -384,7 +384,8 @@ int uirq_fd_line_destroy(struct uirq_fd_line *l)
 {
 	if (!l)
 		return -EINVAL;
-	if (atomic_load(&l->state) & ST_STARTED)
+	/* A handler, not "started" (IRQF_NO_AUTOEN, enable_irq by hand), keeps the line. */
+	if (uirq_irq_has_action(l->irq))
 		return -EBUSY;
 	uirq_cpu_unwatch_fd(l->irq);
 	/* No flow handler may still be running with l as its chip data. */

@@ -319,9 +319,17 @@ int uirq_swirq_destroy(struct uirq_swirq *c)
 {
 	if (!c)
 		return -EINVAL;
-	for (unsigned int i = 0; i < c->nr; i++)
-		if (atomic_load(&c->in[i].state) & ST_STARTED)
+	/*
+	 * A handler, not "started", is what keeps the controller: a line
+	 * requested with IRQF_NO_AUTOEN has a handler and is not started, and
+	 * a line enabled by hand is started with none.
+	 */
+	for (unsigned int i = 0; i < c->nr; i++) {
+		unsigned int irq = atomic_load(&c->in[i].irq);
+
+		if (irq && uirq_irq_has_action(irq))
 			return -EBUSY;
+	}
 	/* No flow handler may still be running on a CPU when the controller goes away. */
 	for (unsigned int i = 0; i < c->nr; i++) {
 		unsigned int irq = atomic_exchange(&c->in[i].irq, 0);

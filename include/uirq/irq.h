@@ -235,6 +235,8 @@ void uirq_irq_wake_thread(unsigned int irq, void *dev_id);
 int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio);
 
 /* Line state queries. */
+/* Whether a handler is installed on the line (the kernel's irq_has_action()). */
+bool uirq_irq_has_action(unsigned int irq);
 bool uirq_irq_is_enabled(unsigned int irq);
 unsigned int uirq_irq_get_depth(unsigned int irq);
 unsigned int uirq_irq_get_trigger_type(unsigned int irq);

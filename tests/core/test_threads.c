@@ -304,3 +304,59 @@ Test(core_threads, forced_threading, .timeout = 20)
 	uirq_free_irq(irq2, &dev_b);
 	tc_teardown();
 }
+
+/*
+ * Found by tests/fuzz/fuzz_genirq.c (corpus regress-nested-inprogress.bin):
+ * handle_nested_irq() set and cleared IRQD_IRQ_INPROGRESS, so a nested run
+ * beside a hard-irq flow still running the line's primaries cleared the bit
+ * under it, and free_irq() freed an action the CPU was running.  The nested
+ * run counts in threads_active only (mainline since 6.4): synchronize_hardirq()
+ * still waits for the primary afterwards.
+ */
+static atomic_int gprimary_in, gprimary_gate;
+
+static uirq_irqreturn_t gated_primary(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	atomic_store(&gprimary_in, 1);
+	while (!atomic_load(&gprimary_gate))
+		;	/* hard-irq context: spin, as a slow device read would */
+	return UIRQ_IRQ_HANDLED;
+}
+
+static uirq_irqreturn_t nop_thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	return UIRQ_IRQ_HANDLED;
+}
+
+static atomic_int synced;
+
+static void *do_sync_hardirq(void *arg)
+{
+	uirq_synchronize_hardirq(*(unsigned int *)arg);
+	atomic_store(&synced, 1);
+	return NULL;
+}
+
+Test(core_threads, nested_run_keeps_hardirq_inprogress, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(5);
+	pthread_t t;
+
+	cr_assert_eq(uirq_request_threaded_irq(irq, gated_primary, nop_thread, 0, "nestrace", &dev_a), 0);
+	tc_edge(irq);
+	cr_assert(tc_wait_atomic_ge(&gprimary_in, 1, 2000));
+	uirq_handle_nested_irq(irq);	/* a demultiplexer's thread runs the line meanwhile */
+	pthread_create(&t, NULL, do_sync_hardirq, &irq);
+	tc_msleep(50);
+	cr_assert_eq(atomic_load(&synced), 0, "synchronize_hardirq() returned under a running primary");
+	atomic_store(&gprimary_gate, 1);
+	pthread_join(t, NULL);
+	cr_assert_eq(atomic_load(&synced), 1);
+	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "nestrace");
+	tc_teardown();
+}

@@ -394,3 +394,16 @@ Test(fdline, errors, .init = setup1, .fini = teardown, .timeout = 20)
 	cr_assert_eq(uirq_fd_line_destroy(line), 0);
 	cr_assert_eq(uirq_fd_line_destroy(NULL), -EINVAL);
 }
+
+/* The swirq destroy bug the genirq fuzzer found, in its fd-line form: a handler, not "started", is busy. */
+Test(fdline, destroy_busy_means_a_handler, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, UIRQF_NO_AUTOEN, "noauto", line), 0);
+	cr_assert_eq(uirq_fd_line_destroy(line), -EBUSY, "a handler is installed, not started");
+	uirq_free_irq(irq, line);
+	uirq_enable_irq(irq);	/* started by hand, no handler */
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}

@@ -445,3 +445,35 @@ Test(swirq, errors, .init = setup1, .fini = teardown, .timeout = 20)
 	cr_assert_eq(uirq_swirq_destroy(NULL), -EINVAL);
 	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
 }
+
+/*
+ * Found by tests/fuzz/fuzz_genirq.c (corpus regress-swirq-destroy-*): destroy
+ * judged "has a handler" by "started".  A line requested with IRQF_NO_AUTOEN
+ * has a handler and is not started (destroy freed it under the handler); a
+ * line enable_irq() started by hand has none (destroy refused forever).
+ */
+static uirq_irqreturn_t quiet_primary(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	return UIRQ_IRQ_HANDLED;
+}
+
+Test(swirq, destroy_busy_means_a_handler, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
+	int irq = uirq_swirq_map(ctl, 2);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, quiet_primary, UIRQF_NO_AUTOEN, "noauto", &ctl), 0);
+	cr_assert(uirq_irq_has_action(irq));
+	cr_assert_eq(uirq_swirq_destroy(ctl), -EBUSY, "a handler is installed, not started");
+	cr_assert_str_eq(uirq_free_irq(irq, &ctl), "noauto");
+	cr_assert_not(uirq_irq_has_action(irq));
+
+	/* Enabled by hand, no handler: nothing keeps the controller. */
+	irq = uirq_swirq_map(ctl, 5);
+	uirq_enable_irq(irq);
+	cr_assert(uirq_irq_is_enabled(irq));
+	cr_assert_eq(uirq_swirq_destroy(ctl), 0, "no handler on any input");
+}

@@ -1,0 +1,16 @@
+hold 2ms
+wait 20ms
+hold 1ms
+wait 20ms
+hold 500us
+wait 20ms
+hold 200us
+wait 20ms
+hold 100us
+wait 20ms
+hold 50us
+wait 20ms
+hold 20us
+wait 20ms
+hold 10us
+wait 20ms

@@ -1,0 +1,7 @@
+wait 10s
+wait 10s
+wait 10s
+wait 10s
+wait 10s
+wait 10s
+wait 1ns

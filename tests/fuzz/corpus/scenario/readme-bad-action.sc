@@ -1,0 +1,7 @@
+hold 1ms
+
+
+
+
+
+jump

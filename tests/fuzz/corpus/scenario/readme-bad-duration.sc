@@ -1,0 +1,3 @@
+press
+release
+wait 5

@@ -1,0 +1,3 @@
+i2c-fault timeout 4
+i2c-fault timeout
+i2c-fault timeout
