@@ -246,6 +246,14 @@ static void resize_one(struct uirq_irq_desc *desc, void *arg)
 		free(r);
 		return;
 	}
+	unsigned long flags;
+
+	/*
+	 * The CPUs are stopped, but nested and demultiplexed flows still count
+	 * from other threads, always under desc->lock: hold it so no count
+	 * lands in the old array after the copy.
+	 */
+	uirq_spin_lock_irqsave(&desc->lock, flags);
 	for (unsigned int i = 0; i < old_n; i++)
 		atomic_store_explicit(&k[i], atomic_load_explicit(&old[i], memory_order_relaxed),
 				      memory_order_relaxed);
@@ -256,12 +264,10 @@ static void resize_one(struct uirq_irq_desc *desc, void *arg)
 	} else {
 		free(r);
 	}
-	/*
-	 * CPUs are stopped, so no counter moves meanwhile; lock-free readers
-	 * (uirq_kstat_irqs*) read the count first: publish the array before it.
-	 */
+	/* Lock-free readers (uirq_kstat_irqs*) read the count first: publish the array before it. */
 	atomic_store_explicit(&desc->kstat, k, memory_order_release);
 	atomic_store_explicit(&desc->kstat_n, (unsigned short)n, memory_order_release);
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 }
 
 void irq_resize_kstats(unsigned int n)
