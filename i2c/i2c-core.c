@@ -240,8 +240,14 @@ static void count_result(struct uirq_i2c_adapter *adap, const struct uirq_i2c_ms
 	}
 }
 
-/* The transfer proper; the bus lock is held. */
-static int do_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num)
+int i2c_master_xfer_fn(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num, void *arg)
+{
+	(void)arg;
+	return adap->algo->master_xfer(adap, msgs, num);
+}
+
+int i2c_do_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num,
+		    i2c_xfer_fn fn, void *arg, bool may_fall_back)
 {
 	uint64_t start = i2c_now_ns(), deadline;
 	int ret;
@@ -253,10 +259,15 @@ static int do_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs,
 	deadline = start + (uint64_t)adap->timeout_ms * 1000000u;
 	/* Lost arbitration is retried, within the adapter's timeout, as the kernel does. */
 	for (int try = 0;; try++) {
-		ret = adap->algo->master_xfer(adap, msgs, num);
+		ret = fn(adap, msgs, num, arg);
 		if (ret != -EAGAIN || try >= adap->retries || i2c_now_ns() > deadline)
 			break;
 		i2c_stat_add(&adap->stats.retries, 1);
+	}
+	if (ret == -EOPNOTSUPP && may_fall_back) {
+		/* Not this adapter's transfer after all: the caller's other way counts it. */
+		__atomic_fetch_sub(&adap->stats.transfers, 1, __ATOMIC_RELAXED);
+		return ret;
 	}
 	count_result(adap, msgs, num, ret);
 	if (adap->trace) {
@@ -267,6 +278,11 @@ static int do_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs,
 		adap->trace(&t, adap->trace_arg);
 	}
 	return ret;
+}
+
+static int do_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num)
+{
+	return i2c_do_transfer(adap, msgs, num, i2c_master_xfer_fn, NULL, false);
 }
 
 int uirq__i2c_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num,

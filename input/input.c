@@ -253,8 +253,11 @@ static void take_stamp(struct uirq_input_dev *dev)
 static void flush_frame(struct uirq_input_dev *dev)
 {
 	/* A lone SYN_REPORT is no frame: the kernel flushes only with an event besides it. */
-	if (dev->num_vals >= 2)
+	if (dev->num_vals >= 2) {
 		evdev_pass_values(dev, dev->vals, dev->num_vals, dev->stamp);
+		for (struct uirq_input_handle *h = dev->handles; h; h = h->next)
+			h->events(h, dev->vals, dev->num_vals, &dev->stamp[INPUT_CLK_MONO]);
+	}
 	dev->num_vals = 0;
 	dev->stamp_valid = false;
 }
@@ -290,4 +293,70 @@ void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned in
 	if (dev->state == INPUT_REGISTERED)
 		handle_event(dev, type, code, value);
 	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+}
+
+/* ---- handles ---- */
+
+int uirq_input_register_handle(struct uirq_input_dev *dev, struct uirq_input_handle *handle)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	if (!dev || !handle || !handle->events)
+		return -EINVAL;
+	if (handle->dev)
+		return -EBUSY;
+	uirq_mutex_lock(&dev->mutex);
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	if (dev->state != INPUT_REGISTERED)
+		ret = -ENODEV;
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	/* A handle is a user like an evdev client: the first one opens the device. */
+	if (!ret && dev->users++ == 0 && dev->open) {
+		ret = dev->open(dev);
+		if (ret) {
+			dev->users--;
+			ret = ret < 0 ? ret : -EIO;
+		}
+	}
+	if (!ret) {
+		input_get_device(dev);
+		handle->dev = dev;
+		uirq_spin_lock_irqsave(&dev->event_lock, flags);
+		handle->next = dev->handles;
+		dev->handles = handle;
+		uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	}
+	uirq_mutex_unlock(&dev->mutex);
+	return ret;
+}
+
+void uirq_input_unregister_handle(struct uirq_input_handle *handle)
+{
+	struct uirq_input_dev *dev;
+	struct uirq_input_handle **pp;
+	unsigned long flags;
+	bool last = false;
+
+	if (!handle || !handle->dev)
+		return;
+	dev = handle->dev;
+	uirq_mutex_lock(&dev->mutex);
+	/* events() runs under event_lock: once unlinked under it, no call is left running. */
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	for (pp = &dev->handles; *pp; pp = &(*pp)->next)
+		if (*pp == handle) {
+			*pp = handle->next;
+			break;
+		}
+	/* After unregister the device was closed already, users is 0. */
+	if (dev->state == INPUT_REGISTERED && dev->users && --dev->users == 0)
+		last = true;
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	if (last && dev->close)
+		dev->close(dev);
+	uirq_mutex_unlock(&dev->mutex);
+	handle->dev = NULL;
+	handle->next = NULL;
+	input_put_device(dev);
 }

@@ -88,10 +88,41 @@ struct uirq_i2c_msg {
 struct uirq_i2c_adapter;
 struct uirq_i2c_client;
 
-/* How an adapter moves bytes (the kernel's struct i2c_algorithm). */
+/* SMBus transaction directions and sizes: the kernel's values (include/uapi/linux/i2c.h). */
+#define UIRQ_I2C_SMBUS_WRITE		0
+#define UIRQ_I2C_SMBUS_READ		1
+#define UIRQ_I2C_SMBUS_QUICK		0
+#define UIRQ_I2C_SMBUS_BYTE		1
+#define UIRQ_I2C_SMBUS_BYTE_DATA	2
+#define UIRQ_I2C_SMBUS_WORD_DATA	3
+#define UIRQ_I2C_SMBUS_PROC_CALL	4
+#define UIRQ_I2C_SMBUS_BLOCK_DATA	5
+#define UIRQ_I2C_SMBUS_I2C_BLOCK_DATA	8
+
+/* An SMBus transaction's data; the layout of the kernel's union i2c_smbus_data. */
+union uirq_i2c_smbus_data {
+	uint8_t byte;
+	uint16_t word;
+	uint8_t block[UIRQ_I2C_SMBUS_BLOCK_MAX + 2];	/* [0] is the length; +1 for PEC */
+};
+
+/*
+ * How an adapter moves bytes (the kernel's struct i2c_algorithm).  An
+ * adapter provides master_xfer, smbus_xfer or both; the SMBus helpers use
+ * smbus_xfer when it is there (falling back to emulation over master_xfer
+ * when it returns -EOPNOTSUPP), as the kernel's i2c_smbus_xfer() does.
+ */
 struct uirq_i2c_algorithm {
 	/* Run the messages; called with the bus lock held.  Return num or -errno. */
 	int (*master_xfer)(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num);
+	/*
+	 * Run one SMBus transaction (UIRQ_I2C_SMBUS_* read_write and size;
+	 * flags UIRQ_I2C_CLIENT_PEC/_TEN); called with the bus lock held.
+	 * Return 0 (reads fill data) or -errno.
+	 */
+	int (*smbus_xfer)(struct uirq_i2c_adapter *adap, uint16_t addr, unsigned short flags,
+			  char read_write, uint8_t command, int size,
+			  union uirq_i2c_smbus_data *data);
 	/* The UIRQ_I2C_FUNC_* bits this adapter supports. */
 	uint32_t (*functionality)(struct uirq_i2c_adapter *adap);
 };
@@ -112,7 +143,11 @@ struct uirq_i2c_stats {
 	uint64_t sleep_ns;	/* measured time spent waiting for the wire */
 };
 
-/* One finished transfer, for tracing (times are CLOCK_MONOTONIC ns). */
+/*
+ * One finished transfer, for tracing (times are CLOCK_MONOTONIC ns).  An
+ * SMBus transaction that the adapter's smbus_xfer ran shows as the messages
+ * its emulation would have sent, read buffers filled, ret num on success.
+ */
 struct uirq_i2c_trace {
 	struct uirq_i2c_adapter *adap;
 	const struct uirq_i2c_msg *msgs;
@@ -211,7 +246,23 @@ int uirq__i2c_master_recv(const struct uirq_i2c_client *client, uint8_t *buf, in
 #define uirq_i2c_master_send(c, b, n)	uirq__i2c_master_send((c), (b), (n), __FILE__, __LINE__)
 #define uirq_i2c_master_recv(c, b, n)	uirq__i2c_master_recv((c), (b), (n), __FILE__, __LINE__)
 
-/* ---- SMBus over uirq_i2c_transfer (i2c-smbus.c); values or -errno ---- */
+/* ---- SMBus (i2c-smbus.c); values or -errno ---- */
+
+/*
+ * One SMBus transaction (the kernel's i2c_smbus_xfer): through the
+ * adapter's smbus_xfer if it has one, otherwise emulated over master_xfer
+ * as a write and a repeated-start read in one transfer.  Either way it is
+ * counted and traced as the messages the emulation sends.  0 or -errno
+ * (-EINVAL bad size or block length, -EOPNOTSUPP neither hook serves it).
+ */
+int uirq__i2c_smbus_xfer(struct uirq_i2c_adapter *adap, uint16_t addr, unsigned short flags,
+			 char read_write, uint8_t command, int size,
+			 union uirq_i2c_smbus_data *data, const char *file, int line);
+#define uirq_i2c_smbus_xfer(a, addr, fl, rw, cmd, size, data) \
+	uirq__i2c_smbus_xfer((a), (addr), (fl), (rw), (cmd), (size), (data), __FILE__, __LINE__)
+
+/* The helpers below are uirq_i2c_smbus_xfer() on the client's address and flags. */
+
 
 /* Receive byte: one 1-byte read message. */
 int32_t uirq__i2c_smbus_read_byte(const struct uirq_i2c_client *c, const char *file, int line);
@@ -329,6 +380,26 @@ void uirq_i2c_sim_set_delay(struct uirq_i2c_sim *sim, uint64_t delay_ns);
 void uirq_i2c_sim_clear_faults(struct uirq_i2c_sim *sim);
 /* How many transfers an injected fault has failed so far. */
 uint64_t uirq_i2c_sim_faults_injected(struct uirq_i2c_sim *sim);
+
+/* ---- i2c-dev adapters (i2c-dev.c) ---- */
+
+/*
+ * A registered adapter backed by a Linux i2c-dev node, chosen by
+ * "/dev/i2c-N", "N" or the adapter's name (/sys/class/i2c-dev/i2c-N/name):
+ * 0 and *out, or -errno (-ENOENT, -EACCES, -ENOTTY not an i2c-dev node,
+ * ...).  Its name is "i2c-dev:" and the kernel adapter's name; its
+ * functionality is the kernel adapter's (I2C_FUNCS).  SMBus transactions go
+ * through libi2c (the kernel emulates what its adapter lacks); plain
+ * transfers through I2C_RDWR, only when the kernel adapter has
+ * UIRQ_I2C_FUNC_I2C (i2c-stub has not: -EOPNOTSUPP).  Kernel errors pass
+ * through unchanged (-ENXIO: no ACK).  An address that a kernel driver
+ * owns gives -EBUSY: the adapter never forces (I2C_SLAVE_FORCE) its way
+ * past a driver.  Transfers sleep in the kernel, so they are might_sleep
+ * points like every uirq i2c transfer.
+ */
+int uirq_i2c_dev_open(const char *which, struct uirq_i2c_adapter **out);
+/* Unregister and close the adapter; refused with a warning (nothing closed) while clients remain. */
+void uirq_i2c_dev_close(struct uirq_i2c_adapter *adap);
 
 #ifdef __cplusplus
 }

@@ -68,6 +68,7 @@ struct uirq_input_value {
 #define UIRQ_INPUT_CLIENT_BUFSIZE 64	/* events a client buffers (evdev's minimum): two full frames */
 
 struct uirq_input_client;
+struct uirq_input_handle;
 
 /*
  * An input device.  Set name, phys, id, capabilities (uirq_input_set_capability
@@ -100,6 +101,7 @@ struct uirq_input_dev {
 	int nr;				/* inputN */
 	unsigned int users;		/* open clients, under mutex */
 	struct uirq_input_client *clients;
+	struct uirq_input_handle *handles;	/* under event_lock */
 	unsigned int num_vals;
 	bool stamp_valid;
 	struct timespec stamp[3];	/* monotonic, realtime, boottime of the frame */
@@ -161,6 +163,38 @@ static inline void *uirq_input_get_drvdata(struct uirq_input_dev *dev)
 	return dev->driver_data;
 }
 
+/* ---- handles (input.c) ---- */
+
+/*
+ * A consumer of a device's events besides its evdev clients: the kernel's
+ * input handle, reduced to its handler's events() call (the uinput bridge
+ * is one).  Fill events (and private), then register.
+ */
+struct uirq_input_handle {
+	/*
+	 * Called with each frame the core passes - every event that survived
+	 * its filtering, SYN_REPORT last - and the frame's CLOCK_MONOTONIC
+	 * time, in the reporting context (maybe hard-irq) under the device's
+	 * event_lock: it must not sleep nor report events.
+	 */
+	void (*events)(struct uirq_input_handle *handle, const struct uirq_input_value *vals,
+		       unsigned int count, const struct timespec *time);
+	void *private;
+
+	/* private to the input core */
+	struct uirq_input_dev *dev;
+	struct uirq_input_handle *next;
+};
+
+/*
+ * Attach and open a handle on a registered device (calls dev->open for the
+ * first user, as a client does); may sleep.  0, -EINVAL, -EBUSY (attached
+ * already), -ENODEV (not registered or gone), or dev->open's error.
+ */
+int uirq_input_register_handle(struct uirq_input_dev *dev, struct uirq_input_handle *handle);
+/* Close and detach (dev->close for the last user); once it returns, no events() call runs. */
+void uirq_input_unregister_handle(struct uirq_input_handle *handle);
+
 /* ---- clients (evdev.c) ---- */
 
 #define UIRQ_INPUT_NONBLOCK	0x1	/* uirq_input_read(): -EAGAIN instead of waiting */
@@ -201,6 +235,30 @@ const char *uirq_input_code_name(unsigned int type, unsigned int code);
  * snprintf's contract: returns the length the full line needs.
  */
 int uirq_input_format_event(const struct uirq_input_event *ev, char *buf, size_t size);
+
+/* ---- uinput bridge (uinput.c) ---- */
+
+/*
+ * A kernel input device (libevdev uinput) mirroring a uirq one: same name,
+ * phys, uniq, id and capability bits, and every frame the uirq core passes
+ * is written to it from the reporting context, hard-irq included (one
+ * non-blocking write per event).  The kernel stamps the mirrored events
+ * with its own time.  The mirror is a user of the device (dev->open).
+ */
+struct uirq_uinput;
+
+/*
+ * Mirror a registered uirq input device as a kernel input device: every
+ * event it reports from now on also appears on /dev/input/eventN.  0 and
+ * *out, or -errno (-ENODEV not registered, -ENOENT no /dev/uinput, -EACCES).
+ */
+int uirq_uinput_create(struct uirq_input_dev *dev, struct uirq_uinput **out);
+/* The mirror's /dev/input/eventN, or NULL when the kernel has no evdev node for it. */
+const char *uirq_uinput_devnode(const struct uirq_uinput *u);
+/* Events the kernel refused (a failed write to /dev/uinput); 0 normally. */
+unsigned long uirq_uinput_write_errors(const struct uirq_uinput *u);
+/* Destroy the kernel device; no more events are mirrored (NULL is ignored). */
+void uirq_uinput_destroy(struct uirq_uinput *u);
 
 #ifdef __cplusplus
 }
