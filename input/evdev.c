@@ -139,20 +139,8 @@ struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev)
 	c->clk = INPUT_CLK_MONO;
 
 	uirq_mutex_lock(&dev->mutex);
-	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	if (dev->state != INPUT_REGISTERED)
-		err = ENODEV;
-	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
-	if (!err && dev->users++ == 0 && dev->open) {
-		int r = dev->open(dev);
-
-		if (r) {
-			dev->users--;
-			err = r < 0 ? -r : EIO;
-		}
-	}
+	err = -input_open_device(dev);
 	if (!err) {
-		input_get_device(dev);
 		uirq_spin_lock_irqsave(&dev->event_lock, flags);
 		c->next = dev->clients;
 		dev->clients = c;
@@ -168,29 +156,24 @@ struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev)
 	return c;
 }
 
+static void unlink_client(struct uirq_input_dev *dev, void *user)
+{
+	for (struct uirq_input_client **pp = &dev->clients; *pp; pp = &(*pp)->next)
+		if (*pp == user) {
+			*pp = (*pp)->next;
+			break;
+		}
+}
+
 void uirq_input_close(struct uirq_input_client *client)
 {
 	struct uirq_input_dev *dev;
-	struct uirq_input_client **pp;
-	unsigned long flags;
-	bool last = false;
 
 	if (!client)
 		return;
 	dev = client->dev;
 	uirq_mutex_lock(&dev->mutex);
-	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	for (pp = &dev->clients; *pp; pp = &(*pp)->next)
-		if (*pp == client) {
-			*pp = client->next;
-			break;
-		}
-	/* After unregister the device was closed already, users is 0. */
-	if (dev->state == INPUT_REGISTERED && dev->users && --dev->users == 0)
-		last = true;
-	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
-	if (last && dev->close)
-		dev->close(dev);
+	input_close_device(dev, unlink_client, client);
 	uirq_mutex_unlock(&dev->mutex);
 	close(client->efd);
 	uirq_lockdep_check_no_locks_freed(client, sizeof(*client));

@@ -295,6 +295,45 @@ void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned in
 	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 }
 
+/* ---- users: evdev clients and handles ---- */
+
+int input_open_device(struct uirq_input_dev *dev)
+{
+	unsigned long flags;
+	int ret = 0;
+
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	if (dev->state != INPUT_REGISTERED)
+		ret = -ENODEV;
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	if (!ret && dev->users++ == 0 && dev->open) {
+		ret = dev->open(dev);
+		if (ret) {
+			dev->users--;
+			ret = ret < 0 ? ret : -EIO;
+		}
+	}
+	if (!ret)
+		input_get_device(dev);
+	return ret;
+}
+
+void input_close_device(struct uirq_input_dev *dev, void (*unlink)(struct uirq_input_dev *, void *),
+			void *user)
+{
+	unsigned long flags;
+	bool last = false;
+
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	unlink(dev, user);
+	/* After unregister the device was closed already, users is 0. */
+	if (dev->state == INPUT_REGISTERED && dev->users && --dev->users == 0)
+		last = true;
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	if (last && dev->close)
+		dev->close(dev);
+}
+
 /* ---- handles ---- */
 
 int uirq_input_register_handle(struct uirq_input_dev *dev, struct uirq_input_handle *handle)
@@ -307,20 +346,9 @@ int uirq_input_register_handle(struct uirq_input_dev *dev, struct uirq_input_han
 	if (handle->dev)
 		return -EBUSY;
 	uirq_mutex_lock(&dev->mutex);
-	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	if (dev->state != INPUT_REGISTERED)
-		ret = -ENODEV;
-	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 	/* A handle is a user like an evdev client: the first one opens the device. */
-	if (!ret && dev->users++ == 0 && dev->open) {
-		ret = dev->open(dev);
-		if (ret) {
-			dev->users--;
-			ret = ret < 0 ? ret : -EIO;
-		}
-	}
+	ret = input_open_device(dev);
 	if (!ret) {
-		input_get_device(dev);
 		handle->dev = dev;
 		uirq_spin_lock_irqsave(&dev->event_lock, flags);
 		handle->next = dev->handles;
@@ -331,30 +359,25 @@ int uirq_input_register_handle(struct uirq_input_dev *dev, struct uirq_input_han
 	return ret;
 }
 
+/* events() runs under event_lock: once unlinked under it, no call is left running. */
+static void unlink_handle(struct uirq_input_dev *dev, void *user)
+{
+	for (struct uirq_input_handle **pp = &dev->handles; *pp; pp = &(*pp)->next)
+		if (*pp == user) {
+			*pp = (*pp)->next;
+			break;
+		}
+}
+
 void uirq_input_unregister_handle(struct uirq_input_handle *handle)
 {
 	struct uirq_input_dev *dev;
-	struct uirq_input_handle **pp;
-	unsigned long flags;
-	bool last = false;
 
 	if (!handle || !handle->dev)
 		return;
 	dev = handle->dev;
 	uirq_mutex_lock(&dev->mutex);
-	/* events() runs under event_lock: once unlinked under it, no call is left running. */
-	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	for (pp = &dev->handles; *pp; pp = &(*pp)->next)
-		if (*pp == handle) {
-			*pp = handle->next;
-			break;
-		}
-	/* After unregister the device was closed already, users is 0. */
-	if (dev->state == INPUT_REGISTERED && dev->users && --dev->users == 0)
-		last = true;
-	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
-	if (last && dev->close)
-		dev->close(dev);
+	input_close_device(dev, unlink_handle, handle);
 	uirq_mutex_unlock(&dev->mutex);
 	handle->dev = NULL;
 	handle->next = NULL;

@@ -57,37 +57,31 @@ else
 	status=1
 fi
 
-# The plain build's vm-* programs inside a real kernel under qemu (scripts/vm/test.sh).
-echo "=== vm ==="
-vm_out=$(mktemp)
-scripts/vm/test.sh build-test-plain | tee "$vm_out"
-vm_rc=${PIPESTATUS[0]}
-read -r vm_ok vm_nok < <(grep -E '^vm: [0-9]+ passed, [0-9]+ failed$' "$vm_out" | tail -n 1 | awk '{ print $2, $4 }')
-rm -f "$vm_out"
-if [ -z "${vm_ok:-}" ]; then
-	vm_ok=0 vm_nok=1
-elif [ "$vm_rc" -ne 0 ] && [ "$vm_nok" -eq 0 ]; then
-	vm_nok=1
-fi
-[ "$vm_rc" -eq 0 ] || status=1
-passed=$((passed + vm_ok))
-failed=$((failed + vm_nok))
+# Run a stage script that ends with "NAME: N passed, N failed"; add its counts.
+# A stage that fails without such a line, or with no failure counted, counts one failure.
+run_stage() {
+	local name=$1 out rc ok nok
+	shift
+	echo "=== $name ==="
+	out=$(mktemp)
+	"$@" | tee "$out"
+	rc=${PIPESTATUS[0]}
+	read -r ok nok < <(grep -E "^$name: [0-9]+ passed, [0-9]+ failed\$" "$out" | tail -n 1 | awk '{ print $2, $4 }')
+	rm -f "$out"
+	if [ -z "${ok:-}" ]; then
+		ok=0 nok=1
+	elif [ "$rc" -ne 0 ] && [ "$nok" -eq 0 ]; then
+		nok=1
+	fi
+	[ "$rc" -eq 0 ] || status=1
+	passed=$((passed + ok))
+	failed=$((failed + nok))
+}
 
+# The plain build's vm-* programs inside a real kernel under qemu (scripts/vm/test.sh).
+run_stage vm scripts/vm/test.sh build-test-plain
 # The libFuzzer targets (scripts/fuzz.sh), UIRQ_FUZZ_SECONDS (20) each; one count per target.
-echo "=== fuzz ==="
-fuzz_out=$(mktemp)
-scripts/fuzz.sh "${UIRQ_FUZZ_SECONDS:-20}" | tee "$fuzz_out"
-fuzz_rc=${PIPESTATUS[0]}
-read -r fuzz_ok fuzz_nok < <(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed$' "$fuzz_out" | tail -n 1 | awk '{ print $2, $4 }')
-rm -f "$fuzz_out"
-if [ -z "${fuzz_ok:-}" ]; then
-	fuzz_ok=0 fuzz_nok=1
-elif [ "$fuzz_rc" -ne 0 ] && [ "$fuzz_nok" -eq 0 ]; then
-	fuzz_nok=1
-fi
-[ "$fuzz_rc" -eq 0 ] || status=1
-passed=$((passed + fuzz_ok))
-failed=$((failed + fuzz_nok))
+run_stage fuzz scripts/fuzz.sh "${UIRQ_FUZZ_SECONDS:-20}"
 
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed"
