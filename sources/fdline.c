@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * File-descriptor lines: an eventfd or a timerfd as an interrupt line.
+ * File-descriptor lines: an eventfd, a timerfd or (uio.c) a UIO device as
+ * an interrupt line.
  *
  * The CPU serving the line watches the fd (uirq_cpu_watch_fd, one-shot) and
  * raises the line when it becomes readable.  The chip then behaves like a
@@ -32,6 +33,8 @@
 #include "uirq/irq.h"
 #include "uirq/sources.h"
 
+#include "fdline.h"
+
 #define ST_TYPE		UIRQ_TYPE_SENSE_MASK
 #define ST_MASKED	(1u << 4)
 #define ST_STARTED	(1u << 5)
@@ -40,7 +43,9 @@ struct uirq_fd_line {
 	unsigned int irq;
 	int fd;
 	bool owned;		/* close fd on destroy */
-	bool timer;		/* a timerfd */
+	const struct fd_line_ops *ops;
+	void *priv;		/* the kind's state */
+	struct uirq_irq_chip chip;	/* the common callbacks under the kind's name */
 	_Atomic uint32_t state;
 	_Atomic uint64_t last;	/* the latest ack's counter value */
 	_Atomic uint64_t untaken;	/* events read and not yet taken by uirq_fd_line_take_count() */
@@ -52,9 +57,12 @@ static inline void add(atomic_ulong *c, unsigned long v)
 	atomic_fetch_add_explicit(c, v, memory_order_relaxed);
 }
 
-static bool valid_fd_type(unsigned int type)
+#define FD_TYPES (UIRQ_TYPE_EDGE_RISING | UIRQ_TYPE_LEVEL_HIGH)
+
+/* One of the two types a kind may accept, and this kind does. */
+static bool valid_fd_type(unsigned int type, unsigned int kind_types)
 {
-	return type == UIRQ_TYPE_EDGE_RISING || type == UIRQ_TYPE_LEVEL_HIGH;
+	return (type == UIRQ_TYPE_EDGE_RISING || type == UIRQ_TYPE_LEVEL_HIGH) && (type & kind_types);
 }
 
 static inline struct uirq_fd_line *line_of(struct uirq_irq_data *d)
@@ -68,8 +76,8 @@ static void rearm(struct uirq_fd_line *l)
 	uirq_cpu_rearm_fd(l->irq);
 }
 
-/* The counter read: eventfd and timerfd both hand out a uint64_t and reset it. */
-static void read_counter(struct uirq_fd_line *l)
+/* eventfd and timerfd both hand out a uint64_t counter and reset it. */
+static uint64_t read_counter64(struct uirq_fd_line *l)
 {
 	uint64_t v = 0;
 	ssize_t n;
@@ -77,7 +85,15 @@ static void read_counter(struct uirq_fd_line *l)
 	do {
 		n = read(l->fd, &v, sizeof(v));
 	} while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)sizeof(v) || v == 0) {
+	return n == (ssize_t)sizeof(v) ? v : 0;
+}
+
+/* The ack's read, accounted. */
+static void read_counter(struct uirq_fd_line *l)
+{
+	uint64_t v = l->ops->read_events(l);
+
+	if (v == 0) {
 		add(&l->empty, 1);
 		atomic_store_explicit(&l->last, 0, memory_order_relaxed);
 		return;
@@ -87,6 +103,12 @@ static void read_counter(struct uirq_fd_line *l)
 	add(&l->merged, (unsigned long)(v - 1));
 	atomic_fetch_add_explicit(&l->untaken, v, memory_order_relaxed);
 	atomic_store_explicit(&l->last, v, memory_order_relaxed);
+}
+
+static void hw_enable(struct uirq_fd_line *l, bool on)
+{
+	if (l->ops->hw_enable)
+		l->ops->hw_enable(l, on);
 }
 
 /* new = (old & ~clr) | set; returns old. */
@@ -108,6 +130,7 @@ static unsigned int fd_startup(struct uirq_irq_data *d)
 
 	if (l) {
 		modify(l, ST_MASKED, ST_STARTED);
+		hw_enable(l, true);
 		rearm(l);
 	}
 	return 0;
@@ -117,8 +140,10 @@ static void fd_shutdown(struct uirq_irq_data *d)
 {
 	struct uirq_fd_line *l = line_of(d);
 
-	if (l)
+	if (l) {
 		modify(l, ST_STARTED, ST_MASKED);
+		hw_enable(l, false);
+	}
 }
 
 static void fdl_mask(struct uirq_irq_data *d)
@@ -135,6 +160,8 @@ static void fdl_unmask(struct uirq_irq_data *d)
 
 	if (l) {
 		modify(l, ST_MASKED, 0);
+		/* The device first: an interrupt in between leaves the fd readable for the watch. */
+		hw_enable(l, true);
 		rearm(l);
 	}
 }
@@ -169,7 +196,7 @@ static int fd_set_type(struct uirq_irq_data *d, unsigned int type)
 	type &= UIRQ_TYPE_SENSE_MASK;
 	if (type == UIRQ_TYPE_NONE)
 		return 0;
-	if (!valid_fd_type(type))
+	if (!valid_fd_type(type, l->ops->types))
 		return -EINVAL;
 	modify(l, ST_TYPE, type);
 	return 0;
@@ -196,37 +223,58 @@ static void fd_flow(struct uirq_irq_desc *desc)
 		uirq_handle_edge_irq(desc);
 }
 
-#define FD_CHIP(nm) {							\
-	.name = nm,							\
-	.irq_startup = fd_startup,					\
-	.irq_shutdown = fd_shutdown,					\
-	.irq_mask = fdl_mask,						\
-	.irq_unmask = fdl_unmask,					\
-	.irq_ack = fdl_ack,						\
-	.irq_mask_ack = fdl_mask_ack,					\
-	.irq_set_type = fd_set_type,					\
-	.irq_retrigger = fd_retrigger,					\
-	.flags = UIRQCHIP_ONESHOT_SAFE,					\
-}
-static struct uirq_irq_chip eventfd_chip = FD_CHIP("eventfd");
-static struct uirq_irq_chip timerfd_chip = FD_CHIP("timerfd");
+static const struct uirq_irq_chip fd_chip_template = {
+	.irq_startup = fd_startup,
+	.irq_shutdown = fd_shutdown,
+	.irq_mask = fdl_mask,
+	.irq_unmask = fdl_unmask,
+	.irq_ack = fdl_ack,
+	.irq_mask_ack = fdl_mask_ack,
+	.irq_set_type = fd_set_type,
+	.irq_retrigger = fd_retrigger,
+	.flags = UIRQCHIP_ONESHOT_SAFE,
+};
+
+static const struct fd_line_ops eventfd_ops = {
+	.name = "eventfd",
+	.types = FD_TYPES,
+	.read_events = read_counter64,
+};
+
+static const struct fd_line_ops timerfd_ops = {
+	.name = "timerfd",
+	.types = FD_TYPES,
+	.read_events = read_counter64,
+};
 
 /* ---- creation and destruction ---- */
 
-static int line_setup(struct uirq_fd_line *l, struct uirq_irq_chip *chip, unsigned int type,
-		      struct uirq_fd_line **out)
+int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, unsigned int type,
+		struct uirq_fd_line **out)
 {
-	int irq = uirq_irq_alloc_descs(-1, 1, 1);
+	struct uirq_fd_line *l;
+	int irq, ret;
 
-	if (irq < 0)
-		return irq;
-	if (irq == 0)
+	if (!valid_fd_type(type, ops->types))
+		return -EINVAL;
+	l = calloc(1, sizeof(*l));
+	if (!l)
 		return -ENOMEM;
+	irq = uirq_irq_alloc_descs(-1, 1, 1);
+	if (irq <= 0) {
+		free(l);
+		return irq < 0 ? irq : -ENOMEM;
+	}
 	l->irq = (unsigned int)irq;
+	l->fd = fd;
+	l->owned = owned;
+	l->ops = ops;
+	l->priv = priv;
+	l->chip = fd_chip_template;
+	l->chip.name = ops->name;
 	atomic_init(&l->state, type | ST_MASKED);
-	uirq_irq_set_chip_and_handler_name(l->irq, chip, fd_flow, chip->name);
-	int ret = uirq_irq_set_chip_data(l->irq, l);
-
+	uirq_irq_set_chip_and_handler_name(l->irq, &l->chip, fd_flow, ops->name);
+	ret = uirq_irq_set_chip_data(l->irq, l);
 	if (!ret)
 		ret = uirq_irq_set_irq_type(l->irq, type);
 	if (!ret)
@@ -234,22 +282,21 @@ static int line_setup(struct uirq_fd_line *l, struct uirq_irq_chip *chip, unsign
 	if (ret) {
 		uirq_irq_set_chip_and_handler_name(l->irq, NULL, NULL, NULL);
 		uirq_irq_free_descs(l->irq, 1);
+		free(l);
 		return ret < 0 ? ret : -EINVAL;
 	}
 	*out = l;
 	return irq;
 }
 
-static struct uirq_fd_line *line_alloc(int fd, bool owned, bool timer)
+void *fd_line_priv(const struct uirq_fd_line *l)
 {
-	struct uirq_fd_line *l = calloc(1, sizeof(*l));
+	return l->priv;
+}
 
-	if (l) {
-		l->fd = fd;
-		l->owned = owned;
-		l->timer = timer;
-	}
-	return l;
+const struct fd_line_ops *fd_line_kind(const struct uirq_fd_line *l)
+{
+	return l->ops;
 }
 
 /* Is fd an eventfd?  Its /proc/self/fd link reads "anon_inode:[eventfd]". */
@@ -277,7 +324,7 @@ int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **ou
 		return -EINVAL;
 	if (!type)
 		type = UIRQ_TYPE_EDGE_RISING;
-	if (!valid_fd_type(type))
+	if (!valid_fd_type(type, FD_TYPES))
 		return -EINVAL;
 	if (owned) {
 		fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -293,17 +340,8 @@ int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **ou
 		if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
 			return -errno;
 	}
-	struct uirq_fd_line *l = line_alloc(fd, owned, false);
-
-	if (!l) {
-		ret = -ENOMEM;
-	} else {
-		ret = line_setup(l, &eventfd_chip, type, out);
-		if (ret > 0)
-			return ret;
-		free(l);
-	}
-	if (owned)
+	ret = fd_line_new(fd, owned, &eventfd_ops, NULL, type, out);
+	if (ret < 0 && owned)
 		close(fd);
 	return ret;
 }
@@ -312,7 +350,7 @@ int uirq_eventfd_line_raise(struct uirq_fd_line *l)
 {
 	const uint64_t one = 1;
 
-	if (!l || l->timer)
+	if (!l || l->ops != &eventfd_ops)
 		return -EINVAL;
 	for (;;) {
 		if (write(l->fd, &one, sizeof(one)) == (ssize_t)sizeof(one))
@@ -346,36 +384,29 @@ int uirq_timerfd_line_create(unsigned int type, uint64_t initial_ns, uint64_t pe
 		return -EINVAL;
 	if (!type)
 		type = UIRQ_TYPE_EDGE_RISING;
-	if (!valid_fd_type(type))
+	if (!valid_fd_type(type, FD_TYPES))
 		return -EINVAL;
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
-	struct uirq_fd_line *l = line_alloc(fd, true, true);
-
-	if (!l) {
-		close(fd);
-		return -ENOMEM;
-	}
-	ret = line_setup(l, &timerfd_chip, type, out);
+	ret = fd_line_new(fd, true, &timerfd_ops, NULL, type, out);
 	if (ret > 0) {
 		int r = timer_set(fd, initial_ns, period_ns);
 
 		if (!r)
 			return ret;
+		uirq_fd_line_destroy(*out);
 		*out = NULL;
-		uirq_fd_line_destroy(l);
 		return r;
 	}
-	free(l);
 	close(fd);
 	return ret;
 }
 
 int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint64_t period_ns)
 {
-	if (!l || !l->timer)
+	if (!l || l->ops != &timerfd_ops)
 		return -EINVAL;
 	return timer_set(l->fd, initial_ns, period_ns);
 }
@@ -392,6 +423,8 @@ int uirq_fd_line_destroy(struct uirq_fd_line *l)
 	uirq_synchronize_hardirq(l->irq);
 	uirq_irq_set_chip_and_handler_name(l->irq, NULL, NULL, NULL);
 	uirq_irq_free_descs(l->irq, 1);
+	if (l->ops->release)
+		l->ops->release(l);
 	if (l->owned)
 		close(l->fd);
 	free(l);

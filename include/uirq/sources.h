@@ -22,6 +22,16 @@
  *    chip is oneshot-safe (like MSI): a threaded handler with handler NULL
  *    needs no IRQF_ONESHOT.
  *
+ *  - UIO lines: a /dev/uioN device of the running kernel as a level line
+ *    of the fd-line chip (the kernel's UIO handler has already silenced
+ *    the device's interrupt and counted it).  The ack reads the 32-bit
+ *    event count (the difference to the previous read is the number of
+ *    interrupts merged); unmask re-enables the interrupt - irqcontrol (a
+ *    write of 1 to the fd) or, for uio_pci_generic, the INTx disable bit
+ *    of the PCI command register in device/config - and watches the fd
+ *    again; shutdown disables it.  The device's registers are mapped from
+ *    sysfs so a primary handler can check and acknowledge the device.
+ *
  * Levels here are logical: a device model says "asserted" or "deasserted";
  * the polarity of the configured type (HIGH/LOW, RISING/FALLING) is the
  * wire's business and is assumed to match the device.  For EDGE_BOTH every
@@ -33,6 +43,7 @@
 #define UIRQ_SOURCES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uirq/irq.h"
@@ -147,6 +158,29 @@ uint64_t uirq_fd_line_last_count(const struct uirq_fd_line *l);
 uint64_t uirq_fd_line_take_count(struct uirq_fd_line *l);
 /* Copy the line's counters; 0 or -EINVAL. */
 int uirq_fd_line_get_stats(const struct uirq_fd_line *l, struct uirq_fd_line_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* UIO lines                                                           */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Open dev ("/dev/uioN" or "uioN") as a new line (an fd line: the
+ * uirq_fd_line_* calls apply).  type 0 or UIRQ_TYPE_LEVEL_HIGH; anything
+ * else, or a bad name, is -EINVAL.  Returns the irq (> 0) and *out, or
+ * open()'s error (-ENOENT no such device, -EACCES no permission, ...).
+ */
+int uirq_uio_line_create(const char *dev, unsigned int type, struct uirq_fd_line **out);
+/*
+ * Map register region index (0..5) of the line's device: a PCI device's
+ * BAR (device/resourceN), else UIO's memory map N.  0 with *addr (and
+ * *size), or -EINVAL (not a UIO line), -ENOENT (no such region), -errno.
+ * Mapped once, unmapped by uirq_fd_line_destroy().
+ */
+int uirq_uio_line_map(struct uirq_fd_line *l, unsigned int index, volatile void **addr, size_t *size);
+/* N of the line's /dev/uioN, or -EINVAL for a line that is not a UIO line. */
+int uirq_uio_line_index(const struct uirq_fd_line *l);
+/* Re-enables and disables of the device's interrupt that failed (0 for other lines). */
+unsigned long uirq_uio_line_hw_errors(const struct uirq_fd_line *l);
 
 #ifdef __cplusplus
 }

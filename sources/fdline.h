@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the sources layer: what a kind of fd line (eventfd, timerfd, UIO)
+ * adds to the common fd-line chip of fdline.c.  Not a public header.
+ */
+#ifndef UIRQ_SOURCES_FDLINE_H
+#define UIRQ_SOURCES_FDLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "uirq/sources.h"
+
+struct fd_line_ops {
+	const char *name;	/* the chip's name in /proc/interrupts */
+	unsigned int types;	/* the UIRQ_TYPE_* bits this kind accepts (EDGE_RISING, LEVEL_HIGH) */
+	/* Events since the previous read, 0 for none; called in hard-irq context, must not block. */
+	uint64_t (*read_events)(struct uirq_fd_line *l);
+	/* Let the device interrupt again (startup, unmask) or stop it (shutdown); NULL: nothing to do. */
+	void (*hw_enable)(struct uirq_fd_line *l, bool on);
+	/* Free the kind's state at destroy, after the line is gone; NULL: nothing to do. */
+	void (*release)(struct uirq_fd_line *l);
+};
+
+/*
+ * A new line watching fd, with a descriptor, the kind's chip and its flow:
+ * the irq (> 0) and *out, or -errno (fd and priv are then the caller's).
+ * owned: close fd on destroy.
+ */
+int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, unsigned int type,
+		struct uirq_fd_line **out);
+/* The kind's state given to fd_line_new(). */
+void *fd_line_priv(const struct uirq_fd_line *l);
+/* The line's ops, to tell kinds apart. */
+const struct fd_line_ops *fd_line_kind(const struct uirq_fd_line *l);
+
+#endif
