@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runs in the VM only: uirq-pwrbutton end to end on a real kernel.  This
+ * program is the hardware: it sets or clears STS_PWON in i2c-stub's copy
+ * of the TWL4030 PM_MASTER registers (0x4b, register 0x45, bit 0), raises
+ * the edu device's interrupt, and reads what the daemon reports on its
+ * /dev/input/eventN.  Every press and release must arrive exactly once and
+ * in order, the daemon must stop cleanly on SIGTERM with lockdep silent,
+ * and bad set-ups must fail with a clear message and a non-zero exit.
+ */
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <i2c/smbus.h>
+#include <libevdev/libevdev.h>
+#include <linux/i2c-dev.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DAEMON "uirq-pwrbutton"
+#define STUB "SMBus stub driver"
+#define STUB_ADDR 0x4b
+#define STS_HW_CONDITIONS 0x45
+#define STS_PWON 0x01
+#define EDU_IRQ_RAISE 0x60
+#define CYCLES 200
+
+struct daemon {
+	pid_t pid;
+	int out;		/* its stdout */
+	int err;		/* its stderr */
+	char text[8192];	/* what it printed on stdout so far */
+	size_t len;
+	char errtext[8192];
+	size_t errlen;
+};
+
+static void drain(int fd, char *buf, size_t *len, size_t cap)
+{
+	ssize_t n;
+
+	while (*len + 1 < cap && (n = read(fd, buf + *len, cap - 1 - *len)) > 0)
+		*len += (size_t)n;
+	buf[*len] = '\0';
+}
+
+static void spawn(struct daemon *d, uid_t uid, char *const argv[])
+{
+	int out[2], err[2];
+
+	memset(d, 0, sizeof(*d));
+	cr_assert_eq(pipe(out), 0);
+	cr_assert_eq(pipe(err), 0);
+	d->pid = fork();
+	cr_assert_geq(d->pid, 0);
+	if (d->pid == 0) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		close(out[0]);
+		close(err[0]);
+		if (uid && setuid(uid))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(out[1]);
+	close(err[1]);
+	d->out = out[0];
+	d->err = err[0];
+	fcntl(d->err, F_SETFL, O_NONBLOCK);
+}
+
+/* Wait up to ms for text on the daemon's stdout (it prints whole lines and flushes). */
+static bool await_text(struct daemon *d, const char *text, int ms)
+{
+	struct pollfd p = { .fd = d->out, .events = POLLIN };
+
+	while (!strstr(d->text, text)) {
+		ssize_t n;
+
+		if (poll(&p, 1, ms) <= 0)
+			return false;
+		n = read(d->out, d->text + d->len, sizeof(d->text) - 1 - d->len);
+		if (n <= 0)
+			return false;
+		d->len += (size_t)n;
+		d->text[d->len] = '\0';
+	}
+	return true;
+}
+
+/* Wait for the daemon's exit; its status, with everything it printed collected. */
+static int finish(struct daemon *d)
+{
+	int status;
+
+	cr_assert_eq(waitpid(d->pid, &status, 0), d->pid);
+	fcntl(d->out, F_SETFL, O_NONBLOCK);
+	drain(d->out, d->text, &d->len, sizeof(d->text));
+	drain(d->err, d->errtext, &d->errlen, sizeof(d->errtext));
+	close(d->out);
+	close(d->err);
+	return status;
+}
+
+/* Run the daemon with argv to its end; its exit code (the test fails on a signal). */
+static int run_to_exit(struct daemon *d, uid_t uid, char *const argv[])
+{
+	int status;
+
+	spawn(d, uid, argv);
+	status = finish(d);
+	cr_assert(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
+	return WEXITSTATUS(status);
+}
+
+static int stub_open(void)
+{
+	char path[64];
+
+	for (int n = 0; n < 16; n++) {
+		char name[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/class/i2c-dev/i2c-%d/name", n);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(name, sizeof(name), f))
+			name[0] = '\0';
+		fclose(f);
+		if (strncmp(name, STUB, strlen(STUB)))
+			continue;
+		snprintf(path, sizeof(path), "/dev/i2c-%d", n);
+		int fd = open(path, O_RDWR);
+
+		cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+		cr_assert_eq(ioctl(fd, I2C_SLAVE, STUB_ADDR), 0);
+		return fd;
+	}
+	cr_assert_fail("no i2c-stub adapter");
+	return -1;
+}
+
+static volatile uint32_t *edu_bar(void)
+{
+	int fd = open("/sys/class/uio/uio0/device/resource0", O_RDWR | O_SYNC);
+
+	cr_assert_geq(fd, 0, "resource0: %s", strerror(errno));
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	cr_assert_neq(p, MAP_FAILED);
+	close(fd);
+	return p;
+}
+
+/* The next key frame from evdev within ms: its KEY_POWER value, then SYN_REPORT; -1 if none. */
+static int next_key(struct libevdev *ev, int ms)
+{
+	struct pollfd p = { .fd = libevdev_get_fd(ev), .events = POLLIN };
+	struct input_event e;
+	int value = -1;
+
+	for (;;) {
+		int rc = libevdev_next_event(ev, LIBEVDEV_READ_FLAG_NORMAL, &e);
+
+		if (rc == -EAGAIN) {
+			if (poll(&p, 1, ms) <= 0)
+				return -1;
+			continue;
+		}
+		cr_assert_eq(rc, LIBEVDEV_READ_STATUS_SUCCESS, "libevdev_next_event: %d", rc);
+		if (e.type == EV_KEY) {
+			cr_assert_eq(e.code, KEY_POWER, "code %u", e.code);
+			cr_assert_eq(value, -1, "two key events in one frame");
+			value = e.value;
+		} else if (e.type == EV_SYN && e.code == SYN_REPORT) {
+			cr_assert_neq(value, -1, "an empty frame");
+			return value;
+		} else {
+			cr_assert_fail("unexpected event type %u code %u", e.type, e.code);
+		}
+	}
+}
+
+/* The evdev node from the ready line: "... output /dev/input/eventN". */
+static struct libevdev *open_output(struct daemon *d, int *fd)
+{
+	const char *p = strstr(d->text, "output /dev/input/event");
+	char node[64];
+	struct libevdev *ev = NULL;
+
+	cr_assert_not_null(p, "ready line without an evdev node: %s", d->text);
+	cr_assert_eq(sscanf(p, "output %63s", node), 1);
+	*fd = open(node, O_RDONLY | O_NONBLOCK);
+	cr_assert_geq(*fd, 0, "%s: %s", node, strerror(errno));
+	cr_assert_eq(libevdev_new_from_fd(*fd, &ev), 0);
+	cr_assert_str_eq(libevdev_get_name(ev), DAEMON);
+	cr_assert(libevdev_has_event_code(ev, EV_KEY, KEY_POWER));
+	return ev;
+}
+
+Test(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .timeout = 300)
+{
+	char *argv[] = { DAEMON, "--profile", "edu", "--i2c", STUB, NULL };
+	volatile uint32_t *bar = edu_bar();
+	int i2c = stub_open(), evfd, status;
+	struct libevdev *ev;
+	struct daemon d;
+
+	cr_assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, 0), 0);
+	spawn(&d, 0, argv);
+	cr_assert(await_text(&d, "ready:", 60000), "no ready line; stdout: %s", d.text);
+	ev = open_output(&d, &evfd);
+
+	for (int i = 0; i < CYCLES; i++) {
+		for (int down = 1; down >= 0; down--) {
+			cr_assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, down ? STS_PWON : 0), 0);
+			bar[EDU_IRQ_RAISE / 4] = 1;
+			int value = next_key(ev, 20000);
+
+			cr_assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
+		}
+	}
+	/* Nothing more: each press and release arrived exactly once. */
+	cr_assert_eq(next_key(ev, 500), -1, "an extra event");
+
+	cr_assert_eq(kill(d.pid, SIGTERM), 0);
+	status = finish(&d);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	cr_assert_not_null(strstr(d.text, "stopped: 400 interrupts claimed, 0 refused"), "%s", d.text);
+	cr_assert_not_null(strstr(d.text, "uinput write errors 0; lockdep reports 0"), "%s", d.text);
+	cr_assert_null(strstr(d.errtext, "WARNING"), "%s", d.errtext);
+	cr_assert_null(strstr(d.errtext, "BUG"), "%s", d.errtext);
+	/* The uinput device went with the daemon. */
+	struct input_event e;
+
+	cr_assert_eq(libevdev_next_event(ev, LIBEVDEV_READ_FLAG_NORMAL, &e), -ENODEV);
+	libevdev_free(ev);
+	close(evfd);
+	close(i2c);
+}
+
+/* SIGINT stops it the same way; --output stdout prints evtest's lines instead. */
+Test(vm_pwrbutton, stdout_output_and_sigint, .timeout = 120)
+{
+	char *argv[] = { DAEMON, "--i2c", STUB, "--output", "stdout", NULL };
+	volatile uint32_t *bar = edu_bar();
+	int i2c = stub_open(), status;
+	struct daemon d;
+
+	spawn(&d, 0, argv);
+	cr_assert(await_text(&d, "output stdout", 60000), "stdout: %s", d.text);
+	cr_assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, STS_PWON), 0);
+	bar[EDU_IRQ_RAISE / 4] = 1;
+	cr_assert(await_text(&d, "code 116 (KEY_POWER), value 1", 20000), "stdout: %s", d.text);
+	cr_assert(await_text(&d, "SYN_REPORT", 20000), "stdout: %s", d.text);
+	cr_assert_eq(kill(d.pid, SIGINT), 0);
+	status = finish(&d);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	cr_assert_not_null(strstr(d.text, "Interrupt: stopped: 1 interrupts claimed"), "%s", d.text);
+	close(i2c);
+}
+
+Test(vm_pwrbutton, wrong_address_fails_clearly, .timeout = 60)
+{
+	char *argv[] = { DAEMON, "--i2c", STUB, "--addr", "0x50", NULL };
+	struct daemon d;
+
+	cr_assert_eq(run_to_exit(&d, 0, argv), 1);
+	cr_assert_not_null(strstr(d.errtext, "probing the chip at 0x50"), "%s", d.errtext);
+	cr_assert_null(strstr(d.text, "ready:"));
+}
+
+Test(vm_pwrbutton, missing_devices_fail_clearly, .timeout = 60)
+{
+	char *no_uio[] = { DAEMON, "--uio", "/dev/uio7", "--status", "0x24", "--ack", "0x64", "--i2c", STUB, NULL };
+	char *no_bus[] = { DAEMON, "--i2c", "/dev/i2c-9", NULL };
+	char *no_bar[] = { DAEMON, "--bar", "3", "--i2c", STUB, NULL };
+	struct daemon d;
+
+	cr_assert_eq(run_to_exit(&d, 0, no_uio), 1);
+	cr_assert_not_null(strstr(d.errtext, "opening /dev/uio7: No such file or directory"), "%s", d.errtext);
+	cr_assert_eq(run_to_exit(&d, 0, no_bus), 1);
+	cr_assert_not_null(strstr(d.errtext, "opening i2c bus /dev/i2c-9: No such file or directory"), "%s",
+			   d.errtext);
+	cr_assert_eq(run_to_exit(&d, 0, no_bar), 1);
+	cr_assert_not_null(strstr(d.errtext, "mapping region 3 of /dev/uio0"), "%s", d.errtext);
+}
+
+Test(vm_pwrbutton, no_permission_fails_clearly, .timeout = 60)
+{
+	char *argv[] = { DAEMON, "--i2c", STUB, NULL };
+	struct daemon d;
+
+	/* nobody: /dev/uio0 is root's (0600). */
+	cr_assert_eq(run_to_exit(&d, 65534, argv), 1);
+	cr_assert_not_null(strstr(d.errtext, "Permission denied"), "%s", d.errtext);
+	cr_assert_not_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
+}
+
+Test(vm_pwrbutton, usage_errors_exit_2, .timeout = 60)
+{
+	char *no_i2c[] = { DAEMON, NULL };
+	char *bad_bit[] = { DAEMON, "--i2c", STUB, "--bit", "8", NULL };
+	char *bad_profile[] = { DAEMON, "--i2c", STUB, "--profile", "gpio", NULL };
+	struct daemon d;
+
+	cr_assert_eq(run_to_exit(&d, 0, no_i2c), 2);
+	cr_assert_not_null(strstr(d.errtext, "--i2c BUS is required"), "%s", d.errtext);
+	cr_assert_eq(run_to_exit(&d, 0, bad_bit), 2);
+	cr_assert_eq(run_to_exit(&d, 0, bad_profile), 2);
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uirq-pwrbutton: the uio-pwrbutton driver as a daemon on a real kernel.
+ * The uirq CPUs take the UIO interrupt, the driver's thread reads the
+ * button's level over i2c-dev, and KEY_POWER leaves through uinput (or as
+ * evtest's lines on stdout).  SIGTERM/SIGINT tear it down in reverse
+ * order: free_irq first, so no handler runs against a half-gone device.
+ *
+ * Exit status: 0 after a clean stop with lockdep silent, 1 when a device
+ * cannot be set up (the message says which and why) or lockdep reported,
+ * 2 for a usage error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/input-event-codes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uirq/i2c.h"
+#include "uirq/input.h"
+#include "uirq/irq.h"
+#include "uirq/lockdep.h"
+#include "uirq/sources.h"
+#include "uirq/uio-pwrbutton.h"
+
+#include "options.h"
+
+#define PROG "uirq-pwrbutton"
+#define BUS_I2C 0x18	/* <linux/input.h>'s bus type, which the kernel-compat headers shadow */
+
+struct daemon {
+	struct pwrbutton_opts o;
+	struct uirq_fd_line *line;
+	struct uirq_i2c_adapter *adap;
+	struct uirq_input_dev *input;
+	bool registered;
+	struct uirq_uinput *uinput;
+	struct uirq_input_handle printer;
+	bool printing;
+	struct uio_pwrbutton *pb;
+	volatile void *regs;
+	size_t regs_size;
+};
+
+/* A failed step: what, on what, and the errno's words; a hint for the usual causes. */
+static int fail(const char *what, const char *on, int err)
+{
+	fprintf(stderr, PROG ": %s %s: %s\n", what, on, strerror(-err));
+	if (err == -EACCES || err == -EPERM)
+		fprintf(stderr, PROG ": run as root, or give this user the device node\n");
+	return 1;
+}
+
+/* --output stdout: evtest's lines, one frame at a time, from the reporting context. */
+static void print_events(struct uirq_input_handle *h, const struct uirq_input_value *vals, unsigned int count,
+			 const struct timespec *time)
+{
+	(void)h;
+	for (unsigned int i = 0; i < count; i++) {
+		struct uirq_input_event ev = {
+			.time = { .tv_sec = time->tv_sec, .tv_usec = time->tv_nsec / 1000 },
+			.type = vals[i].type,
+			.code = vals[i].code,
+			.value = vals[i].value,
+		};
+		char line[160];
+
+		uirq_input_format_event(&ev, line, sizeof(line));
+		printf("%s\n", line);
+	}
+	fflush(stdout);
+}
+
+static int setup_output(struct daemon *d)
+{
+	int ret;
+
+	d->input = uirq_input_allocate_device();
+	if (!d->input)
+		return fail("allocating", "the input device", -ENOMEM);
+	d->input->name = d->o.name;
+	d->input->phys = "uirq-pwrbutton/input0";
+	d->input->id.bustype = BUS_I2C;
+	uirq_input_set_capability(d->input, EV_KEY, KEY_POWER);
+	ret = uirq_input_register_device(d->input);
+	if (ret)
+		return fail("registering", "the input device", ret);
+	d->registered = true;
+	if (d->o.output == OUTPUT_STDOUT) {
+		d->printer.events = print_events;
+		ret = uirq_input_register_handle(d->input, &d->printer);
+		if (ret)
+			return fail("attaching", "stdout", ret);
+		d->printing = true;
+		return 0;
+	}
+	ret = uirq_uinput_create(d->input, &d->uinput);
+	if (ret == -ENOENT)
+		fprintf(stderr, PROG ": /dev/uinput is missing: modprobe uinput\n");
+	return ret ? fail("creating", "the uinput device", ret) : 0;
+}
+
+static int setup(struct daemon *d)
+{
+	struct uio_pwrbutton_config cfg;
+	int ret;
+
+	ret = uirq_cpus_start(NULL);
+	if (ret)
+		return fail("starting", "the uirq CPUs", ret);
+	ret = uirq_uio_line_create(d->o.uio, 0, &d->line);
+	if (ret < 0)
+		return fail("opening", d->o.uio, ret);
+	ret = uirq_uio_line_map(d->line, d->o.bar, &d->regs, &d->regs_size);
+	if (ret) {
+		fprintf(stderr, PROG ": mapping region %u of %s: %s\n", d->o.bar, d->o.uio, strerror(-ret));
+		return 1;
+	}
+	ret = uirq_i2c_dev_open(d->o.i2c, &d->adap);
+	if (ret)
+		return fail("opening i2c bus", d->o.i2c, ret);
+	ret = setup_output(d);
+	if (ret)
+		return ret;
+	cfg = (struct uio_pwrbutton_config){
+		.irq = uirq_fd_line_irq(d->line),
+		.regs = d->regs,
+		.regs_size = d->regs_size,
+		.status_off = d->o.status_off,
+		.ack_off = d->o.ack_off,
+		.adap = d->adap,
+		.addr = d->o.addr,
+		.reg = d->o.reg,
+		.bit = d->o.bit,
+		.input = d->input,
+	};
+	ret = uio_pwrbutton_probe(&cfg, &d->pb);
+	if (ret == -EINVAL) {
+		fprintf(stderr, PROG ": status 0x%x or ack 0x%x is outside region %u (%zu bytes)\n",
+			d->o.status_off, d->o.ack_off, d->o.bar, d->regs_size);
+		return 1;
+	}
+	if (ret) {
+		char where[32];
+
+		snprintf(where, sizeof(where), "0x%02x", d->o.addr);
+		return fail("probing the chip at", where, ret);
+	}
+	return 0;
+}
+
+/* Undo whatever setup() did, last step first. */
+static void teardown(struct daemon *d)
+{
+	uio_pwrbutton_remove(d->pb);
+	if (d->printing)
+		uirq_input_unregister_handle(&d->printer);
+	uirq_uinput_destroy(d->uinput);
+	if (d->registered)
+		uirq_input_unregister_device(d->input);
+	else if (d->input)
+		uirq_input_free_device(d->input);
+	if (d->adap)
+		uirq_i2c_dev_close(d->adap);
+	if (d->line)
+		uirq_fd_line_destroy(d->line);
+	uirq_cpus_stop();
+}
+
+static void report_ready(const struct daemon *d)
+{
+	const char *node = d->uinput ? uirq_uinput_devnode(d->uinput) : NULL;
+
+	/* One line a supervisor (or a test) can wait for: everything is in place. */
+	printf(PROG ": ready: irq %u from %s (region %u, status 0x%x, ack 0x%x), chip 0x%02x on %s "
+	       "(register 0x%02x bit %u), output %s\n",
+	       uirq_fd_line_irq(d->line), d->o.uio, d->o.bar, d->o.status_off, d->o.ack_off, d->o.addr,
+	       d->adap->name, d->o.reg, d->o.bit,
+	       d->o.output == OUTPUT_STDOUT ? "stdout" : node ? node : "uinput (no evdev node)");
+	fflush(stdout);
+}
+
+static void report_stop(const struct daemon *d, int sig)
+{
+	struct uirq_fd_line_stats st = { 0 };
+	struct uirq_lockdep_stats ld;
+	unsigned long claimed = 0, refused = 0;
+
+	uio_pwrbutton_counts(d->pb, &claimed, &refused);
+	uirq_fd_line_get_stats(d->line, &st);
+	uirq_lockdep_get_stats(&ld);
+	printf(PROG ": %s: stopped: %lu interrupts claimed, %lu refused; %lu UIO events, %lu merged; "
+	       "uinput write errors %lu; lockdep reports %lu\n",
+	       strsignal(sig), claimed, refused, st.events, st.merged,
+	       d->uinput ? uirq_uinput_write_errors(d->uinput) : 0ul, ld.reports);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct daemon d = { 0 };
+	struct uirq_lockdep_stats ld;
+	sigset_t stop;
+	int ret, sig = 0;
+
+	ret = pwrbutton_parse(argc, argv, &d.o);
+	if (ret >= 0)
+		return ret;
+	/* Blocked before any uirq thread exists, so only sigwait() below takes them. */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+
+	ret = setup(&d);
+	if (!ret) {
+		report_ready(&d);
+		while (sigwait(&stop, &sig))
+			;
+		report_stop(&d, sig);
+	}
+	/* The pb pointer is gone after teardown: counts were taken above. */
+	teardown(&d);
+	uirq_lockdep_get_stats(&ld);
+	if (!ret && ld.reports) {
+		fprintf(stderr, PROG ": lockdep reported %lu problems\n", ld.reports);
+		ret = 1;
+	}
+	return ret;
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uirq-pwrbutton's command line.  A profile names a device whose register
+ * layout is known (QEMU's edu), so the daemon finds its /dev/uioN by PCI
+ * id; explicit options override the profile's values.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+#define PROG "uirq-pwrbutton"
+
+struct profile {
+	const char *name;
+	unsigned int vendor, device;	/* PCI id */
+	unsigned int bar, status_off, ack_off;
+	const char *what;
+};
+
+static const struct profile profiles[] = {
+	/* edu: interrupt status 0x24, raise 0x60, acknowledge 0x64, all in BAR 0. */
+	{ "edu", 0x1234, 0x11e8, 0, 0x24, 0x64, "QEMU's edu PCI device (1234:11e8)" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [--profile NAME | --uio DEV --status OFF --ack OFF] [--bar N]\n"
+		"                      --i2c BUS [--addr ADDR] [--reg REG] [--bit N]\n"
+		"                      [--output uinput|stdout] [--name NAME]\n"
+		"\n"
+		"A user-space power-button driver: a threaded ONESHOT interrupt on a UIO\n"
+		"device (the primary handler checks and acknowledges the device's interrupt\n"
+		"status register), the button's level read over i2c-dev in the handler\n"
+		"thread, KEY_POWER reported through uinput.  SIGTERM or SIGINT stops it.\n"
+		"\n"
+		"  --profile NAME    a known device; finds its /dev/uioN by PCI id (default edu):\n");
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		fprintf(f, "                      %-6s %s, status 0x%x, ack 0x%x, BAR %u\n", profiles[i].name,
+			profiles[i].what, profiles[i].status_off, profiles[i].ack_off, profiles[i].bar);
+	fprintf(f,
+		"  --uio DEV         the UIO device, /dev/uioN or uioN\n"
+		"  --bar N           the register window: PCI BAR N or UIO map N (default 0)\n"
+		"  --status OFF      offset of the 32-bit interrupt status register\n"
+		"  --ack OFF         offset of the 32-bit acknowledge register (the status is written to it)\n"
+		"  --i2c BUS         the i2c bus: /dev/i2c-N, N or the adapter's name\n"
+		"  --addr ADDR       the status chip's 7-bit address (default 0x4b, TWL4030 PM_MASTER)\n"
+		"  --reg REG         the register with the button's level (default 0x45, STS_HW_CONDITIONS)\n"
+		"  --bit N           the level's bit (default 0, STS_PWON)\n"
+		"  --output OUT      uinput (default): a kernel input device; stdout: evtest's lines\n"
+		"  --name NAME       the input device's name (default uirq-pwrbutton)\n"
+		"  --help, --version\n");
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n" PROG ": try --help\n");
+	return 2;
+}
+
+/* A number in C notation within [0, max]; -1 otherwise. */
+static long number(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (!*s || *end || errno || v < 0 || v > max)
+		return -1;
+	return v;
+}
+
+static unsigned int read_hex(const char *path)
+{
+	char buf[32] = "";
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return (unsigned int)strtoul(buf, NULL, 16);
+}
+
+/* The first /dev/uioN whose PCI device has the profile's id; 0 or -ENODEV. */
+static int find_uio(const struct profile *p, char *out, size_t len)
+{
+	DIR *d = opendir("/sys/class/uio");
+	struct dirent *e;
+	int ret = -ENODEV;
+
+	if (!d)
+		return ret;
+	while (ret && (e = readdir(d))) {
+		char path[300];
+
+		if (strncmp(e->d_name, "uio", 3))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/uio/%s/device/vendor", e->d_name);
+		unsigned int vendor = read_hex(path);
+
+		snprintf(path, sizeof(path), "/sys/class/uio/%s/device/device", e->d_name);
+		if (vendor == p->vendor && read_hex(path) == p->device) {
+			snprintf(out, len, "/dev/%.16s", e->d_name);
+			ret = 0;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "profile", required_argument, NULL, 'p' },
+		{ "uio", required_argument, NULL, 'u' },
+		{ "bar", required_argument, NULL, 'B' },
+		{ "status", required_argument, NULL, 's' },
+		{ "ack", required_argument, NULL, 'k' },
+		{ "i2c", required_argument, NULL, 'i' },
+		{ "addr", required_argument, NULL, 'a' },
+		{ "reg", required_argument, NULL, 'r' },
+		{ "bit", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	long status = -1, ack = -1, bar = -1, v;
+	const struct profile *prof = NULL;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->addr = 0x4b;
+	o->reg = 0x45;
+	o->name = PROG;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->profile = optarg;
+			break;
+		case 'u':
+			if (strlen(optarg) >= sizeof(o->uio))
+				return bad("--uio %s: too long", optarg);
+			strcpy(o->uio, optarg);
+			break;
+		case 'B':
+			if ((bar = number(optarg, 5)) < 0)
+				return bad("--bar %s: not a region number 0..5", optarg);
+			break;
+		case 's':
+		case 'k':
+			/* 32-bit registers: aligned, inside a window a page or more long. */
+			if ((v = number(optarg, 0xfffffffc)) < 0 || (v & 3))
+				return bad("%s: not an aligned 32-bit register offset", optarg);
+			*(c == 's' ? &status : &ack) = v;
+			break;
+		case 'i':
+			o->i2c = optarg;
+			break;
+		case 'a':
+			if ((v = number(optarg, 0x7f)) < 0x03 || v > 0x77)
+				return bad("--addr %s: not a 7-bit i2c address (0x03..0x77)", optarg);
+			o->addr = (uint16_t)v;
+			break;
+		case 'r':
+			if ((v = number(optarg, 0xff)) < 0)
+				return bad("--reg %s: not a register number 0..0xff", optarg);
+			o->reg = (uint8_t)v;
+			break;
+		case 'b':
+			if ((v = number(optarg, 7)) < 0)
+				return bad("--bit %s: not a bit number 0..7", optarg);
+			o->bit = (unsigned int)v;
+			break;
+		case 'o':
+			if (!strcmp(optarg, "uinput"))
+				o->output = OUTPUT_UINPUT;
+			else if (!strcmp(optarg, "stdout"))
+				o->output = OUTPUT_STDOUT;
+			else
+				return bad("--output %s: uinput or stdout", optarg);
+			break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf(PROG " " UIRQ_VERSION "\n");
+			return 0;
+		default:
+			return bad("%s: unknown option or missing argument", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("%s: unexpected argument", argv[optind]);
+	if (!o->i2c)
+		return bad("%s", "--i2c BUS is required: the bus of the chip holding the button's level");
+	if (!o->profile && !o->uio[0])
+		o->profile = "edu";
+	if (o->profile) {
+		for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+			if (!strcmp(profiles[i].name, o->profile))
+				prof = &profiles[i];
+		if (!prof)
+			return bad("--profile %s: unknown (see --help)", o->profile);
+		o->bar = prof->bar;
+		o->status_off = prof->status_off;
+		o->ack_off = prof->ack_off;
+	}
+	if (!prof && (status < 0 || ack < 0))
+		return bad("%s", "--uio without a profile needs --status and --ack");
+	if (bar >= 0)
+		o->bar = (unsigned int)bar;
+	if (status >= 0)
+		o->status_off = (unsigned int)status;
+	if (ack >= 0)
+		o->ack_off = (unsigned int)ack;
+	if (!o->uio[0] && find_uio(prof, o->uio, sizeof(o->uio))) {
+		fprintf(stderr, PROG ": no UIO device for %s: bind it to a UIO driver, e.g.\n"
+			PROG ":   echo \"%04x %04x\" > /sys/bus/pci/drivers/uio_pci_generic/new_id\n",
+			prof->what, prof->vendor, prof->device);
+		return 1;
+	}
+	return -1;
+}
