@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Build the guest's initramfs (an uncompressed newc cpio, the fastest to unpack under TCG):
 #   scripts/vm/initramfs.sh KERNEL_ROOT OUT.cpio [BINARY...]
-# KERNEL_ROOT comes from kernel.sh.  The image holds busybox and its applet links, the modules
+# KERNEL_ROOT comes from kernel.sh.  UIRQ_VM_RUN (a glob, default vm-*) picks the binaries
+# the guest runs.  The image holds busybox and its applet links, the modules
 # the guest needs (in load order), every BINARY in /uirq/bin with the shared libraries ldd
 # reports for it (the dynamic loader too), and scripts/vm/init as /init.
 set -euo pipefail
@@ -95,6 +96,8 @@ if [ -n "$gcc_s" ] && [ ${#libdirs[@]} -gt 0 ]; then
 fi
 (IFS=:; echo "${libdirs[*]}") >"$stage/etc/uirq/libpath"
 echo "${UIRQ_VM_PROG_TIMEOUT:-600}" >"$stage/etc/uirq/timeout"
+# Which of the binaries /init runs, in name order: a glob (the others are tools they use).
+echo "${UIRQ_VM_RUN:-vm-*}" >"$stage/etc/uirq/run"
 
 install -m 0755 "$here/init" "$stage/init"
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) >"$out"
