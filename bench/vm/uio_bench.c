@@ -24,11 +24,9 @@
  * usage: uio_bench [-n SAMPLES_PER_ROUND] [-r ROUNDS]
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <i2c/smbus.h>
-#include <linux/i2c-dev.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -37,7 +35,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,10 +43,11 @@
 #include "uirq/irq.h"
 #include "uirq/sources.h"
 
+#include "vm-hw.h"
+
 #define EDU_IRQ_STATUS 0x24
 #define EDU_IRQ_RAISE 0x60
 #define EDU_IRQ_ACK 0x64
-#define STUB "SMBus stub driver"
 #define STUB_ADDR 0x4b
 #define STS_HW_CONDITIONS 0x45
 #define CONFIG "/sys/class/uio/uio0/device/config"
@@ -181,26 +179,6 @@ static double pct(uint64_t *v, size_t n, double p)
 	return (double)v[(size_t)(p * (double)(n - 1))] / 1000.0;
 }
 
-static int stub_bus(void)
-{
-	for (int n = 0; n < 16; n++) {
-		char path[64], name[64] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/class/i2c-dev/i2c-%d/name", n);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(name, sizeof(name), f))
-			name[0] = '\0';
-		fclose(f);
-		if (!strncmp(name, STUB, strlen(STUB)))
-			return n;
-	}
-	die("no i2c-stub adapter", ENODEV);
-	return -1;
-}
-
 static void fifo50(pthread_attr_t *a)
 {
 	struct sched_param sp = { .sched_priority = 50 };
@@ -211,18 +189,16 @@ static void fifo50(pthread_attr_t *a)
 	pthread_attr_setschedparam(a, &sp);
 }
 
-static void round_hand(struct series *s, size_t n, int bus)
+static void round_hand(struct series *s, size_t n)
 {
-	char path[32];
 	pthread_attr_t a;
 	pthread_t t;
 	int err;
 
-	snprintf(path, sizeof(path), "/dev/i2c-%d", bus);
-	hand_i2c = open(path, O_RDWR);
+	hand_i2c = vm_i2c_open(VM_STUB_NAME, STUB_ADDR);
 	hand_uio = open("/dev/uio0", O_RDWR);
 	hand_config = open(CONFIG, O_RDWR);
-	if (hand_i2c < 0 || hand_uio < 0 || hand_config < 0 || ioctl(hand_i2c, I2C_SLAVE, STUB_ADDR))
+	if (hand_i2c < 0 || hand_uio < 0 || hand_config < 0 )
 		die("opening the devices (hand)", errno);
 	atomic_store(&hand_stop, false);
 	fifo50(&a);
@@ -281,8 +257,7 @@ int main(int argc, char **argv)
 {
 	size_t n = 500, rounds = 4;
 	struct series h = { 0 }, u = { 0 };
-	void *p;
-	int opt, bus, irq, fd;
+	int opt, bus, irq;
 
 	while ((opt = getopt(argc, argv, "n:r:")) != -1) {
 		if (opt == 'n')
@@ -303,27 +278,24 @@ int main(int argc, char **argv)
 	if ((irq = uirq_cpus_start(NULL)))
 		die("uirq_cpus_start", irq);
 	/* One mapping of BAR 0 for both ways, as uirq_uio_line_map() makes it: the same cost. */
-	fd = open("/sys/class/uio/uio0/device/resource0", O_RDWR | O_SYNC);
-	if (fd < 0)
-		die("resource0", errno);
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
+	bar = vm_edu_bar();
+	if (!bar)
 		die("mapping BAR 0", errno);
-	close(fd);
-	bar = p;
-	bus = stub_bus();
+	bus = vm_i2c_bus(VM_STUB_NAME);
+	if (bus < 0)
+		die("no i2c-stub adapter", ENODEV);
 	/* Warm-up (page faults, i2c-dev, scheduler) counted nowhere. */
 	{
 		struct series w = { h.entry, h.done, 0 };
 
-		round_hand(&w, n < 50 ? n : 50, bus);
+		round_hand(&w, n < 50 ? n : 50);
 		w.n = 0;
 		w.entry = u.entry;
 		w.done = u.done;
 		round_uirq(&w, n < 50 ? n : 50, bus);
 	}
 	for (size_t r = 0; r < rounds; r++) {
-		round_hand(&h, n, bus);
+		round_hand(&h, n);
 		round_uirq(&u, n, bus);
 	}
 	printf("uio_bench: %zu interrupts each way in %zu alternating rounds (threads SCHED_FIFO 50)\n", h.n,

@@ -6,21 +6,18 @@
  * devices that evdev turns into /dev/input/eventN nodes.
  */
 #include "harness.h"
+#include "vm-hw.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <i2c/smbus.h>
 #include <libevdev/libevdev-uinput.h>
 #include <libevdev/libevdev.h>
-#include <linux/i2c-dev.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,13 +30,12 @@
 #define INTX_DISABLE (1u << 10)
 #define STUB_ADDR 0x4b
 
-static volatile uint32_t *edu_map(int *fd)
+static volatile uint32_t *edu_map(void)
 {
-	*fd = open(UIO_SYS "/device/resource0", O_RDWR | O_SYNC);
-	cr_assert_geq(*fd, 0, "resource0: %s", strerror(errno));
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
-	cr_assert_neq(p, MAP_FAILED, "mmap resource0: %s", strerror(errno));
-	return p;
+	volatile uint32_t *bar = vm_edu_bar();
+
+	cr_assert_not_null(bar, "edu BAR 0: %s", strerror(errno));
+	return bar;
 }
 
 /* uio_pci_generic masks INTx in the command register on every interrupt; userspace unmasks. */
@@ -93,16 +89,15 @@ Test(vm_uio, driver_is_uio_pci_generic, .timeout = 30)
 
 Test(vm_uio, bar0_reads_edu_id, .timeout = 30)
 {
-	int fd;
-	volatile uint32_t *bar = edu_map(&fd);
+	volatile uint32_t *bar = edu_map();
 
 	cr_assert_eq(bar[EDU_ID / 4], 0x010000edu, "id %#x", bar[EDU_ID / 4]);
 }
 
 Test(vm_uio, interrupt_counts_after_intx_reenable, .timeout = 60)
 {
-	int fd, uio = open("/dev/uio0", O_RDWR);
-	volatile uint32_t *bar = edu_map(&fd);
+	int uio = open("/dev/uio0", O_RDWR);
+	volatile uint32_t *bar = edu_map();
 
 	cr_assert_geq(uio, 0, "/dev/uio0: %s", strerror(errno));
 	uint32_t first = edu_interrupt(uio, bar);
@@ -112,50 +107,17 @@ Test(vm_uio, interrupt_counts_after_intx_reenable, .timeout = 60)
 	cr_assert_eq(second, first + 1, "count %u after %u", second, first);
 }
 
-/* The i2c-dev minor of the adapter named name, or -1. */
-static int i2c_find(const char *name)
-{
-	DIR *d = opendir("/sys/class/i2c-dev");
-	struct dirent *e;
-	int found = -1;
-
-	if (!d)
-		return -1;
-	while (found < 0 && (e = readdir(d))) {
-		char path[300], buf[128] = "";
-		FILE *f;
-
-		if (strncmp(e->d_name, "i2c-", 4))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/i2c-dev/%s/name", e->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fgets(buf, sizeof(buf), f) && (buf[strcspn(buf, "\n")] = '\0', !strcmp(buf, name)))
-			found = atoi(e->d_name + 4);
-		fclose(f);
-	}
-	closedir(d);
-	return found;
-}
-
 static int stub_open(int addr)
 {
-	int n = i2c_find("SMBus stub driver");
-	char path[32];
+	int fd = vm_i2c_open(VM_STUB_NAME, addr);
 
-	cr_assert_geq(n, 0, "no i2c-stub adapter");
-	snprintf(path, sizeof(path), "/dev/i2c-%d", n);
-	int fd = open(path, O_RDWR);
-
-	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
-	cr_assert_eq(ioctl(fd, I2C_SLAVE, addr), 0, "I2C_SLAVE: %s", strerror(errno));
+	cr_assert_geq(fd, 0, "i2c-stub: %s", strerror(-fd));
 	return fd;
 }
 
 Test(vm_i2c, stub_adapter_found_by_name, .timeout = 30)
 {
-	cr_assert_geq(i2c_find("SMBus stub driver"), 0);
+	cr_assert_geq(vm_i2c_bus(VM_STUB_NAME), 0);
 }
 
 Test(vm_i2c, byte_data_round_trips, .timeout = 30)

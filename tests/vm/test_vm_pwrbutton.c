@@ -9,27 +9,24 @@
  * and bad set-ups must fail with a clear message and a non-zero exit.
  */
 #include "harness.h"
+#include "vm-hw.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <i2c/smbus.h>
 #include <libevdev/libevdev.h>
-#include <linux/i2c-dev.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define DAEMON "uirq-pwrbutton"
-#define STUB "SMBus stub driver"
+#define STUB VM_STUB_NAME
 #define STUB_ADDR 0x4b
 #define STS_HW_CONDITIONS 0x45
 #define STS_PWON 0x01
@@ -127,42 +124,18 @@ static int run_to_exit(struct daemon *d, uid_t uid, char *const argv[])
 
 static int stub_open(void)
 {
-	char path[64];
+	int fd = vm_i2c_open(STUB, STUB_ADDR);
 
-	for (int n = 0; n < 16; n++) {
-		char name[64] = "";
-		FILE *f;
-
-		snprintf(path, sizeof(path), "/sys/class/i2c-dev/i2c-%d/name", n);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(name, sizeof(name), f))
-			name[0] = '\0';
-		fclose(f);
-		if (strncmp(name, STUB, strlen(STUB)))
-			continue;
-		snprintf(path, sizeof(path), "/dev/i2c-%d", n);
-		int fd = open(path, O_RDWR);
-
-		cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
-		cr_assert_eq(ioctl(fd, I2C_SLAVE, STUB_ADDR), 0);
-		return fd;
-	}
-	cr_assert_fail("no i2c-stub adapter");
-	return -1;
+	cr_assert_geq(fd, 0, "i2c-stub: %s", strerror(-fd));
+	return fd;
 }
 
 static volatile uint32_t *edu_bar(void)
 {
-	int fd = open("/sys/class/uio/uio0/device/resource0", O_RDWR | O_SYNC);
+	volatile uint32_t *bar = vm_edu_bar();
 
-	cr_assert_geq(fd, 0, "resource0: %s", strerror(errno));
-	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-	cr_assert_neq(p, MAP_FAILED);
-	close(fd);
-	return p;
+	cr_assert_not_null(bar, "edu BAR 0: %s", strerror(errno));
+	return bar;
 }
 
 /* The next key frame from evdev within ms: its KEY_POWER value, then SYN_REPORT; -1 if none. */

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * For programs that act as the hardware inside the test VM (tests/vm and
+ * bench/vm): find i2c-stub's bus, open its chip, map the edu device's BAR.
+ * Header-only: the programs link nothing else of the tests.
+ */
+#ifndef UIRQ_TESTS_VM_HW_H
+#define UIRQ_TESTS_VM_HW_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/i2c-dev.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define VM_STUB_NAME "SMBus stub driver"	/* i2c-stub's adapter name */
+#define VM_EDU_RESOURCE0 "/sys/class/uio/uio0/device/resource0"
+
+/* N of /dev/i2c-N whose adapter is named name, or -1. */
+static inline int vm_i2c_bus(const char *name)
+{
+	for (int n = 0; n < 64; n++) {
+		char path[64], buf[64] = "";
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/sys/class/i2c-dev/i2c-%d/name", n);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!strcmp(buf, name))
+			return n;
+	}
+	return -1;
+}
+
+/* A raw i2c-dev fd on the adapter named name, talking to addr; -errno on failure. */
+static inline int vm_i2c_open(const char *name, int addr)
+{
+	char path[32];
+	int n = vm_i2c_bus(name), fd;
+
+	if (n < 0)
+		return -ENODEV;
+	snprintf(path, sizeof(path), "/dev/i2c-%d", n);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, I2C_SLAVE, addr) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* The edu device's BAR 0 (its first page) as /dev/uio0's device; NULL with errno on failure. */
+static inline volatile uint32_t *vm_edu_bar(void)
+{
+	int fd = open(VM_EDU_RESOURCE0, O_RDWR | O_SYNC | O_CLOEXEC);
+	void *p;
+
+	if (fd < 0)
+		return NULL;
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+#endif
