@@ -179,6 +179,13 @@ static int smbus_to_msgs(struct smbus_req *r)
 		m->len = (uint16_t)(1 + d->block[0]);
 		break;
 	case UIRQ_I2C_SMBUS_I2C_BLOCK_DATA:
+		/*
+		 * The adapter may shorten the block (i2c-stub does at the last
+		 * register) but not lengthen it past what was asked: that would
+		 * overrun rbuf here and the caller's buffer after.
+		 */
+		if (d->block[0] > m->len)
+			return -EPROTO;
 		memcpy(r->rbuf, d->block + 1, d->block[0]);
 		break;
 	}

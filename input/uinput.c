@@ -10,16 +10,21 @@
 #include "input-core.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libevdev/libevdev-uinput.h>
 #include <libevdev/libevdev.h>
+#include <linux/uinput.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 struct uirq_uinput {
 	struct uirq_input_handle handle;
 	struct libevdev *evdev;
 	struct libevdev_uinput *uidev;
+	int fd;				/* /dev/uinput: ours, so phys can be set before creation */
 	char *devnode;			/* copied once: libevdev computes it lazily, unlocked */
 	unsigned long write_errors;	/* atomic */
 };
@@ -62,6 +67,7 @@ static int describe(struct libevdev *ev, const struct uirq_input_dev *dev)
 		snprintf(name, sizeof(name), "uirq input%d", uirq_input_device_nr(dev));
 		libevdev_set_name(ev, name);
 	}
+	/* libevdev's uinput sets neither phys (uirq_uinput_create() does) nor uniq (uinput cannot). */
 	if (dev->phys)
 		libevdev_set_phys(ev, dev->phys);
 	if (dev->uniq)
@@ -111,9 +117,19 @@ int uirq_uinput_create(struct uirq_input_dev *dev, struct uirq_uinput **out)
 	ret = describe(u->evdev, dev);
 	if (ret)
 		goto err_evdev;
-	ret = libevdev_uinput_create_from_device(u->evdev, LIBEVDEV_UINPUT_OPEN_MANAGED, &u->uidev);
-	if (ret)
+	/* Our own /dev/uinput file: UI_SET_PHYS must come before libevdev creates the device. */
+	u->fd = open("/dev/uinput", O_RDWR | O_CLOEXEC);
+	if (u->fd < 0) {
+		ret = -errno;
 		goto err_evdev;
+	}
+	if (dev->phys && ioctl(u->fd, UI_SET_PHYS, dev->phys) < 0) {
+		ret = -errno;
+		goto err_fd;
+	}
+	ret = libevdev_uinput_create_from_device(u->evdev, u->fd, &u->uidev);
+	if (ret)
+		goto err_fd;
 	node = libevdev_uinput_get_devnode(u->uidev);
 	if (node) {
 		u->devnode = strdup(node);
@@ -134,6 +150,8 @@ err_node:
 	free(u->devnode);
 err_uidev:
 	libevdev_uinput_destroy(u->uidev);
+err_fd:
+	close(u->fd);
 err_evdev:
 	libevdev_free(u->evdev);
 err_free:
@@ -158,6 +176,7 @@ void uirq_uinput_destroy(struct uirq_uinput *u)
 	/* First: once the handle is gone no event is being written to the fd we close. */
 	uirq_input_unregister_handle(&u->handle);
 	libevdev_uinput_destroy(u->uidev);
+	close(u->fd);
 	libevdev_free(u->evdev);
 	free(u->devnode);
 	free(u);

@@ -3,10 +3,12 @@
 #include "harness.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct uirq_test *tests;
 
@@ -113,4 +115,30 @@ pid_t harness_find_task(const char *comm, bool prefix)
 	}
 	closedir(d);
 	return found;
+}
+
+int harness_fds_on(const char *path)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	char link[300], target[PATH_MAX];
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		ssize_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		if (!strcmp(target, path))
+			n++;
+	}
+	closedir(d);
+	return n;
 }

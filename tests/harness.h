@@ -78,4 +78,7 @@ void uirq_test_register(struct uirq_test *t);
 /* The tid of a thread of this process whose name is comm (or, with prefix, starts with it); -1 if none. */
 pid_t harness_find_task(const char *comm, bool prefix);
 
+/* How many of this process's file descriptors are open on path. */
+int harness_fds_on(const char *path);
+
 #endif

@@ -240,10 +240,11 @@ int uirq_input_format_event(const struct uirq_input_event *ev, char *buf, size_t
 
 /*
  * A kernel input device (libevdev uinput) mirroring a uirq one: same name,
- * phys, uniq, id and capability bits, and every frame the uirq core passes
- * is written to it from the reporting context, hard-irq included (one
- * non-blocking write per event).  The kernel stamps the mirrored events
- * with its own time.  The mirror is a user of the device (dev->open).
+ * phys, id and capability bits (not uniq: uinput cannot set it), and every
+ * frame the uirq core passes is written to it from the reporting context,
+ * hard-irq included (one non-blocking write per event).  The kernel stamps
+ * the mirrored events with its own time.  The mirror is a user of the
+ * device (dev->open).
  */
 struct uirq_uinput;
 
