@@ -453,9 +453,17 @@ void uirq_handle_nested_irq(unsigned int irq)
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 
 	for_each_action_of_desc(desc, action) {
+		struct irq_fault fault;
+		uirq_irqreturn_t r = UIRQ_IRQ_NONE;
+
+		if (irq_action_dead(action))
+			continue;
 		irq_trace(UIRQ_TRACE_NESTED_ENTRY, irq, action->name);
-		ret |= action->thread_fn((int)action->irq, action->dev_id);
+		/* A fault kills this child action only; the parent's run goes on. */
+		if (irq_fault_call(&fault, action->thread_fn, (int)action->irq, action->dev_id, &r))
+			irq_thread_faulted(desc, action, &fault, true);
 		irq_trace(UIRQ_TRACE_NESTED_EXIT, irq, action->name);
+		ret |= r;
 	}
 	if (!(desc->settings & IRQ_SETTINGS_NO_DEBUG))
 		note_interrupt(desc, ret);

@@ -231,6 +231,16 @@ void uirq_cpu_poke(unsigned int cpu)
 	kick_cpu(&cpus[cpu]);
 }
 
+unsigned int uirq_cpu_current_irq(void)
+{
+	struct uirq_irq_desc *desc;
+
+	if (this_cpu < 0)
+		return 0;
+	desc = atomic_load_explicit(&cpus[this_cpu].current, memory_order_relaxed);
+	return desc ? desc->irq_data.irq : 0;
+}
+
 /* One interrupt: the flow handler in hard-irq context, interrupts off. */
 static void handle_one(struct uirq_irq_desc *desc)
 {
@@ -532,6 +542,7 @@ static void *cpu_thread(void *arg)
 	c->poll_ns = 0;
 	snprintf(name, sizeof(name), "uirq/cpu%u", c->index);
 	pthread_setname_np(pthread_self(), name);
+	irq_fault_thread_init(IRQ_FAULT_CPU);	/* a fault here is fatal, reported first */
 	for (;;) {
 		struct uirq_irq_desc *list = atomic_exchange(&c->head, NULL);
 
@@ -599,6 +610,7 @@ static void *cpu_thread(void *arg)
 		else
 			poll_shrink(c);
 	}
+	irq_fault_thread_exit();
 	return NULL;
 }
 
@@ -699,6 +711,7 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 	for (unsigned int i = 0; pinned && i < n; i++)
 		if (!pin_valid(cfg->pin[i]))
 			return -EINVAL;
+	irq_fault_init();
 
 	pthread_mutex_lock(&cpus_lock);
 	if (atomic_load(&nr_running)) {
@@ -761,11 +774,13 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 
 	/* Lines follow their affinity onto the CPUs now online. */
 	irq_for_each_desc(rehome, NULL);
+	irq_hung_cpus_started();
 	return 0;
 }
 
 void uirq_cpus_stop(void)
 {
+	irq_hung_cpus_stopped();
 	pthread_mutex_lock(&cpus_lock);
 	unsigned int n = atomic_load(&nr_running);
 

@@ -56,8 +56,8 @@ void __irq_wake_thread(struct uirq_irq_desc *desc, struct uirq_irqaction *action
 {
 	unsigned int old = atomic_load_explicit(&action->thread_flags, memory_order_relaxed);
 
-	/* A thread that died: its wake counts as handled and is dropped. */
-	if (old & (IRQTF_DIED | IRQTF_STOP))
+	/* A thread that died, or an action a fault killed: its wake counts as handled and is dropped. */
+	if (old & (IRQTF_DIED | IRQTF_STOP | IRQTF_DEAD))
 		return;
 	old = atomic_fetch_or(&action->thread_flags, IRQTF_RUNTHREAD);
 	if (old & IRQTF_RUNTHREAD)
@@ -89,11 +89,14 @@ uirq_irqreturn_t handle_irq_event_percpu(struct uirq_irq_desc *desc)
 	static atomic_bool warned_enabled;
 	uirq_irqreturn_t retval = UIRQ_IRQ_NONE;
 	unsigned int irq = desc->irq_data.irq;
+	unsigned int istate = atomic_load_explicit(&desc->istate, memory_order_relaxed);
 	struct uirq_irqaction *action;
 
 	/* Threads run after this interrupt's verdict, as after a kernel hard irq. */
 	irq_kick_defer_begin();
 	for_each_action_of_desc(desc, action) {
+		if (irq_desc_skip_action(istate, action))
+			continue;	/* its thread_fn faulted: dropped from the line (fault.c) */
 		uirq_irqreturn_t res = action->handler((int)irq, action->dev_id);
 
 		if (!uirq_irqs_disabled()) {

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/types.h>
 
 #include "uirq/context.h"
@@ -35,6 +37,9 @@
 #define IRQS_REPLAY			0x00000040u
 #define IRQS_WAITING			0x00000080u
 #define IRQS_PENDING			0x00000200u
+/* uirq's own (fault.c): a thread_fn of the line faulted. */
+#define IRQS_DEAD_ACTIONS		0x00010000u	/* some action is dead: flows skip it */
+#define IRQS_FAULT_DISABLED		0x00020000u	/* no live action was left: the fault disabled the line */
 
 /* ---- desc->settings: the public UIRQ_NOREQUEST... bits plus these ---- */
 #define IRQ_SETTINGS_LEVEL		(1u << 8)
@@ -52,6 +57,7 @@
 #define IRQTF_STOP			(1u << 6)	/* kthread_should_stop() */
 #define IRQTF_DIED			(1u << 7)	/* the thread exited on its own */
 #define IRQTF_INRUN			(1u << 8)	/* running its handler */
+#define IRQTF_DEAD			(1u << 9)	/* its thread_fn faulted: never run again (fault.c) */
 
 /* Bit 31 of threads_handled_last: the spurious verdict is deferred (spurious.c). */
 #define SPURIOUS_DEFERRED		0x80000000u
@@ -72,6 +78,11 @@ struct uirq_irqaction {
 	bool has_thread;
 	pid_t tid;				/* the handler thread's Linux tid */
 	pthread_t thread;
+	atomic_uint run_seq;			/* runs its thread began: what hung.c watches */
+	/* hung.c's, under desc->lock: the run being timed (0: none), since when, reported yet. */
+	unsigned int hung_seq;
+	unsigned int hung_since;		/* ms, wrapping like 32-bit jiffies */
+	bool hung_reported;
 };
 
 /*
@@ -288,6 +299,55 @@ void uirq_cpu_poke(unsigned int cpu);
 void uirq_cpu_move_watch(struct uirq_irq_desc *desc);
 /* The descriptor is going away: wait until no CPU is handling it; drop its watch. */
 void uirq_cpu_forget_desc(struct uirq_irq_desc *desc);
+
+/* The irq the calling CPU thread is handling, or 0 (any context, the fault handler's too). */
+unsigned int uirq_cpu_current_irq(void);
+
+/* ---- fault.c: faults of handlers ---- */
+#define IRQ_FAULT_FRAMES	48
+/*
+ * One contained call of a thread_fn: where the fault handler jumps back to
+ * and what it saw.  Lives in the caller's frame for the call's length.
+ */
+struct irq_fault {
+	sigjmp_buf env;
+	struct irq_fault *prev;		/* the call this one is nested in (handle_nested_irq) */
+	unsigned int preempt_count;	/* the context to go back to */
+	bool irqs_off;
+	/* Filled in by the fault handler. */
+	int sig, code;
+	pid_t pid;			/* the sender, for a signal sent rather than faulted */
+	void *addr, *ip;
+	sigset_t mask;			/* the thread's mask when it faulted */
+	int nr_frames;
+	void *frames[IRQ_FAULT_FRAMES];
+};
+/* What a thread is to the fault handler: how a fault on it ends. */
+enum irq_fault_kind { IRQ_FAULT_TASK, IRQ_FAULT_CPU, IRQ_FAULT_THREAD };
+/* Install the fault handlers (once; the first threaded request and uirq_cpus_start()). */
+void irq_fault_init(void);
+/* Give the calling uirq thread its kind and an alternate signal stack; exit undoes it. */
+void irq_fault_thread_init(enum irq_fault_kind kind);
+void irq_fault_thread_exit(void);
+/* fn(irq, dev_id) with its faults contained: true (and *f filled) if it faulted, else *ret set. */
+bool irq_fault_call(struct irq_fault *f, uirq_irq_handler_t fn, int irq, void *dev_id,
+		    uirq_irqreturn_t *ret);
+/* After a contained fault: kill the action, disable or keep its line, report; process context. */
+void irq_thread_faulted(struct uirq_irq_desc *desc, struct uirq_irqaction *action,
+			struct irq_fault *f, bool nested);
+static inline bool irq_action_dead(struct uirq_irqaction *action)
+{
+	return atomic_load_explicit(&action->thread_flags, memory_order_relaxed) & IRQTF_DEAD;
+}
+/* Is this action to be skipped?  One relaxed load of desc->istate unless some action died. */
+static inline bool irq_desc_skip_action(unsigned int istate, struct uirq_irqaction *action)
+{
+	return __builtin_expect(istate & IRQS_DEAD_ACTIONS, 0) && irq_action_dead(action);
+}
+
+/* ---- hung.c: the hung handler-thread watchdog, which lives while the CPUs run ---- */
+void irq_hung_cpus_started(void);
+void irq_hung_cpus_stopped(void);
 
 /* ---- trace points (trace.c) ---- */
 extern _Atomic(uirq_irq_trace_fn) irq_trace_fn;

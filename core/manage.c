@@ -2,7 +2,9 @@
 /*
  * The driver API (kernel/irq/manage.c): request/free, enable/disable,
  * synchronize, trigger type, affinity, and the handler threads with their
- * oneshot finalize and forced threading.
+ * oneshot finalize and forced threading.  A thread_fn's faults are
+ * contained around its call (fault.c); a dead action's thread only keeps
+ * the bookkeeping of wakes that raced with its death.
  *
  * Lock order: desc->request_mutex -> chip bus lock -> desc->lock.
  */
@@ -335,11 +337,23 @@ out_unlock:
 	chip_bus_sync_unlock(desc);
 }
 
+/* The thread_fn, unless the action is dead; true if it faulted (f filled, ret untouched). */
+static bool irq_thread_call(struct uirq_irqaction *action, struct irq_fault *f, uirq_irqreturn_t *ret)
+{
+	if (irq_action_dead(action))
+		return false;
+	return irq_fault_call(f, action->thread_fn, (int)action->irq, action->dev_id, ret);
+}
+
+/* The finalize runs after a fault too: the line is disabled first, so it stays masked. */
 static uirq_irqreturn_t irq_thread_fn(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
-	uirq_irqreturn_t ret = action->thread_fn((int)action->irq, action->dev_id);
+	uirq_irqreturn_t ret = UIRQ_IRQ_NONE;
+	struct irq_fault fault;
 
-	if (ret == UIRQ_IRQ_HANDLED)
+	if (irq_thread_call(action, &fault, &ret))
+		irq_thread_faulted(desc, action, &fault, false);
+	else if (ret == UIRQ_IRQ_HANDLED)
 		atomic_fetch_add(&desc->threads_handled, 1);
 	irq_finalize_oneshot(desc, action);
 	return ret;
@@ -348,13 +362,17 @@ static uirq_irqreturn_t irq_thread_fn(struct uirq_irq_desc *desc, struct uirq_ir
 /* A forced-threaded primary runs as it would in hard-irq context: interrupts off. */
 static uirq_irqreturn_t irq_forced_thread_fn(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
-	uirq_irqreturn_t ret;
+	uirq_irqreturn_t ret = UIRQ_IRQ_NONE;
+	struct irq_fault fault;
+	bool faulted;
 
 	uirq_local_irq_disable();
-	ret = action->thread_fn((int)action->irq, action->dev_id);
-	if (ret == UIRQ_IRQ_HANDLED)
+	faulted = irq_thread_call(action, &fault, &ret);
+	if (!faulted && ret == UIRQ_IRQ_HANDLED)
 		atomic_fetch_add(&desc->threads_handled, 1);
 	uirq_local_irq_enable();
+	if (faulted)
+		irq_thread_faulted(desc, action, &fault, false);
 	irq_finalize_oneshot(desc, action);
 	return ret;
 }
@@ -383,6 +401,7 @@ static void irq_thread_dtor(void *arg)
 	pthread_getname_np(pthread_self(), comm, sizeof(comm));
 	uirq_printk("genirq: exiting task \"%s\" (%d) is an active IRQ thread (irq %u)\n", comm,
 		    (int)action->tid, action->irq);
+	irq_fault_thread_exit();
 	unsigned int old = atomic_fetch_or(&action->thread_flags, IRQTF_DIED);
 
 	if (!desc)
@@ -399,10 +418,12 @@ static void *irq_thread(void *arg)
 	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
 	bool secondary = action->handler == irq_forced_secondary_handler;
 	uirq_irqreturn_t (*handler_fn)(struct uirq_irq_desc *, struct uirq_irqaction *);
+	unsigned int seq = 0;
 
 	handler_fn = (atomic_load(&action->thread_flags) & IRQTF_FORCED_THREAD) ? irq_forced_thread_fn
 										 : irq_thread_fn;
 	action->tid = (pid_t)syscall(SYS_gettid);
+	irq_fault_thread_init(IRQ_FAULT_THREAD);
 	set_thread_name(action, secondary);
 	set_thread_fifo(action);
 	uirq_set_irq_thread(true);
@@ -412,6 +433,8 @@ static void *irq_thread(void *arg)
 
 	pthread_cleanup_push(irq_thread_dtor, action);
 	while (!irq_wait_for_interrupt(desc, action)) {
+		/* The hung-thread watchdog's whole cost: a run is its number and INRUN. */
+		atomic_store_explicit(&action->run_seq, ++seq ? seq : ++seq, memory_order_relaxed);
 		atomic_fetch_or(&action->thread_flags, IRQTF_INRUN);
 		irq_trace(UIRQ_TRACE_THREAD_ENTRY, action->irq, action->name);
 		uirq_irqreturn_t ret = handler_fn(desc, action);
@@ -424,6 +447,7 @@ static void *irq_thread(void *arg)
 		wake_threads_waitq(desc);
 	}
 	pthread_cleanup_pop(0);
+	irq_fault_thread_exit();
 	return NULL;
 }
 
@@ -521,6 +545,8 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 			return ret;
 	}
 
+	if (new->thread_fn)
+		irq_fault_init();
 	if (new->thread_fn && !nested) {
 		ret = setup_irq_thread(new);
 		if (ret)
@@ -589,7 +615,8 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		}
 		if (desc->istate & IRQS_SPURIOUS_DISABLED)
 			atomic_fetch_sub(&uirq_spurious_disabled_lines, 1);
-		desc->istate &= ~(IRQS_SPURIOUS_DISABLED | IRQS_ONESHOT | IRQS_WAITING);
+		desc->istate &= ~(IRQS_SPURIOUS_DISABLED | IRQS_ONESHOT | IRQS_WAITING | IRQS_DEAD_ACTIONS |
+				  IRQS_FAULT_DISABLED);
 		irqd_clear(desc, IRQD_IRQ_INPROGRESS);
 		if (new->flags & UIRQF_ONESHOT)
 			desc->istate |= IRQS_ONESHOT;
@@ -616,6 +643,12 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		desc->istate &= ~IRQS_SPURIOUS_DISABLED;
 		atomic_fetch_sub(&uirq_spurious_disabled_lines, 1);
 		__enable_irq(desc);
+	}
+	/* Its actions died of faults: a new sharer is live, give it the line. */
+	if (shared && (desc->istate & IRQS_FAULT_DISABLED)) {
+		desc->istate &= ~IRQS_FAULT_DISABLED;
+		if (desc->depth)
+			__enable_irq(desc);
 	}
 
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
@@ -733,8 +766,19 @@ static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_i
 		action_ptr = &action->next;
 	}
 	atomic_store_explicit(action_ptr, action_next(action), memory_order_release);
-	if (!desc_action(desc))
+	if (!desc_action(desc)) {
 		irq_shutdown(desc);
+		desc->istate &= ~IRQS_FAULT_DISABLED;
+	}
+	if (desc->istate & IRQS_DEAD_ACTIONS) {
+		struct uirq_irqaction *a;
+		bool dead = false;
+
+		for_each_action_of_desc(desc, a)
+			dead |= irq_action_dead(a);
+		if (!dead)
+			desc->istate &= ~IRQS_DEAD_ACTIONS;
+	}
 
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 	/* Drop the bus lock before waiting: the threads' finalize takes it. */

@@ -321,6 +321,38 @@ size_t uirq_irq_line_footprint(void);
 /* Bytes one action costs (its handler thread's stack not counted). */
 size_t uirq_irq_action_footprint(void);
 
+/* ---- faults and hung handler threads (core/fault.c, core/hung.c) ---- */
+
+/*
+ * Containment lives in core/fault.c.  A thread_fn that faults (SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL) on its handler thread is stopped there: its action
+ * is dead (never run again, primary included), its line disabled - or, on a
+ * shared line with live actions left, left to them - and the kernel's oops
+ * report, with a backtrace, goes to the log (uirq/printk.h).  free_irq()
+ * frees a dead action as any other.  Locks the thread_fn held stay held, as
+ * in the kernel (lockdep reports them).  A fault in hard-irq context (primary
+ * handlers, flows) or in uirq's own code is reported and the process dies
+ * of that signal: there is no run to go back to.  uirq installs its handlers
+ * for those four signals at the first threaded request or uirq_cpus_start();
+ * faults of the program's own threads go to the handler found before (a
+ * sanitizer's), else they are reported and fatal as well.
+ */
+/* Install the fault handlers if not yet; true while they are (a program or a sanitizer can replace them). */
+bool uirq_irq_fault_containment(void);
+/* Whether the action of dev_id on irq was killed by a fault in its thread_fn. */
+bool uirq_irq_action_is_dead(unsigned int irq, void *dev_id);
+
+/*
+ * The hung-task check for handler threads (core/hung.c): one run of a
+ * thread_fn lasting longer than ms is reported once ("INFO: task irq/N-name
+ * blocked for more than S seconds"), and again for each later run that does.
+ * 0 (the default) turns it off.  The watchdog runs while the CPUs do.
+ * Returns 0, or -errno if the watchdog thread cannot start.
+ */
+int uirq_irq_set_thread_deadline_ms(unsigned int ms);
+/* The deadline in force, 0 when off. */
+unsigned int uirq_irq_get_thread_deadline_ms(void);
+
 /* ---- trace points (core/trace.c), for tools such as irqsim --trace ---- */
 
 enum uirq_irq_trace_point {

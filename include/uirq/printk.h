@@ -4,7 +4,9 @@
  * pr_*() in <linux/printk.h>): the drivers' probe lines and i2c error
  * messages.  Each call is one message, handed whole to the sink; the
  * default sink writes it to stderr.  The genirq core's own warnings go to
- * stderr directly.
+ * stderr directly, except its oops reports of faulting handlers
+ * (core/fault.c) and its hung irq thread reports (core/hung.c): they come
+ * here, so a program can collect them.
  */
 #ifndef UIRQ_PRINTK_H
 #define UIRQ_PRINTK_H
