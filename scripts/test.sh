@@ -82,6 +82,8 @@ run_stage() {
 run_stage vm scripts/vm/test.sh build-test-plain
 # The libFuzzer targets (scripts/fuzz.sh), UIRQ_FUZZ_SECONDS (20) each; one count per target.
 run_stage fuzz scripts/fuzz.sh "${UIRQ_FUZZ_SECONDS:-20}"
+# Memcheck on irqsim's default run and the plain build's test programs (scripts/valgrind.sh); one count per run.
+run_stage valgrind scripts/valgrind.sh build-test-plain
 
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed"
