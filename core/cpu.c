@@ -42,6 +42,7 @@
 /* Adaptive polling of the pending queue (ns). */
 #define POLL_START_NS	1000u
 #define POLL_MAX_NS	UIRQ_CPU_POLL_MAX_NS
+#define FD_LOOK_NS	10000u		/* longest a busy CPU goes without looking at its fds */
 
 struct uirq_cpu {
 	/* Written by raisers: one cache line. */
@@ -369,7 +370,7 @@ int uirq_cpu_watch_fd(unsigned int irq, int fd)
  * system call.  Called by the chip's callbacks with the descriptor lock held
  * (unwatch relies on that to know no rearm still uses the watch).
  */
-void uirq_cpu_rearm_fd(unsigned int irq)
+void uirq_cpu_rearm_fd(unsigned int irq, bool unread)
 {
 	struct uirq_irq_desc *desc = irq_to_desc(irq);
 
@@ -386,11 +387,11 @@ void uirq_cpu_rearm_fd(unsigned int irq)
 			return;
 	} while (!atomic_compare_exchange_weak_explicit(&w->state, &old, WATCH_ARMED, memory_order_acq_rel,
 							memory_order_relaxed));
-	if (!(old & WATCH_FIRED))
+	if (!(old & WATCH_FIRED) && !unread)
 		return;
 	/*
-	 * It became readable while disarmed, and edge-triggered epoll will not
-	 * say so again by itself.  Modifying the registration makes epoll look
+	 * It became readable while disarmed, or stayed readable since its
+	 * delivery, and edge-triggered epoll will not say so again by itself.  Modifying the registration makes epoll look
 	 * at the fd again: still readable (nobody read it since), the CPU gets
 	 * an event and, armed now, delivers it; read meanwhile, nothing.  The
 	 * only system call of the rearm, and only on this path.
@@ -531,11 +532,31 @@ static inline void poll_shrink(struct uirq_cpu *c)
 		c->poll_ns = 0;
 }
 
+/* The n events epoll_wait() returned: fds become interrupts, the doorbell is drained.  True if it rang. */
+static bool serve_events(struct uirq_cpu *c, const struct epoll_event *evs, int n)
+{
+	bool rung = false;
+
+	for (int i = 0; i < n; i++) {
+		if (evs[i].data.u64 == DOORBELL_TAG) {
+			uint64_t v;
+
+			rung = true;
+			if (read(c->doorbell, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				uirq_printk("uirq: cpu%u doorbell: %s\n", c->index, strerror(errno));
+		} else {
+			fd_event(c, evs[i].data.u64);
+		}
+	}
+	return rung;
+}
+
 static void *cpu_thread(void *arg)
 {
 	struct uirq_cpu *c = arg;
 	struct epoll_event evs[32];
 	unsigned long next_poll = 0;
+	uint64_t looked = now_ns();	/* when the fds were last looked at */
 	char name[16];
 
 	this_cpu = (int)c->index;
@@ -547,7 +568,19 @@ static void *cpu_thread(void *arg)
 		struct uirq_irq_desc *list = atomic_exchange(&c->head, NULL);
 
 		if (list) {
+			uint64_t t;
+
 			run_pending(c, list);
+			/*
+			 * fds are sources too: a queue that never stays empty
+			 * long enough to sleep (a screaming line) must not hide
+			 * them.  Look without blocking once per FD_LOOK_NS.
+			 */
+			t = now_ns();
+			if (t - looked >= FD_LOOK_NS) {
+				serve_events(c, evs, epoll_wait(c->epfd, evs, 32, 0));
+				looked = t;
+			}
 			continue;
 		}
 		if (atomic_load(&c->stop))
@@ -579,20 +612,10 @@ static void *cpu_thread(void *arg)
 		}
 		uint64_t slept = now_ns();
 		int n = epoll_wait(c->epfd, evs, 32, timeout);
-		bool rung = false;
 
+		looked = now_ns();
 		atomic_store(&c->sleeping, 0);
-		for (int i = 0; i < n; i++) {
-			if (evs[i].data.u64 == DOORBELL_TAG) {
-				uint64_t v;
-
-				rung = true;
-				if (read(c->doorbell, &v, sizeof(v)) < 0 && errno != EAGAIN)
-					uirq_printk("uirq: cpu%u doorbell: %s\n", c->index, strerror(errno));
-			} else {
-				fd_event(c, evs[i].data.u64);
-			}
-		}
+		bool rung = serve_events(c, evs, n);
 		/*
 		 * Adapt the window.  A raise that came within POLL_MAX_NS of the
 		 * queue running empty would have been caught by a longer poll:

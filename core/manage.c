@@ -919,6 +919,13 @@ bool uirq_irq_is_enabled(unsigned int irq)
 	return desc && !irqd_irq_disabled(desc);
 }
 
+bool uirq_irq_in_progress(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	return desc && irqd_irq_inprogress(desc);
+}
+
 unsigned int uirq_irq_get_depth(unsigned int irq)
 {
 	struct uirq_irq_desc *desc = irq_to_desc(irq);

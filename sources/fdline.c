@@ -8,6 +8,9 @@
  * message-signalled controller:
  *   ack       read the counter (edges merged into this interrupt, or timer
  *             expirations), then re-arm the watch unless masked;
+ *   mask_ack  mask and read; but when a level line's flow will run no
+ *             handler the counter stays unread (the level stays
+ *             asserted) and the unmask or startup has the CPU look again;
  *   mask      leave the watch disarmed;
  *   unmask    re-arm the watch;
  *   retrigger raise the line again (a resend after lazy disable).
@@ -38,6 +41,7 @@
 #define ST_TYPE		UIRQ_TYPE_SENSE_MASK
 #define ST_MASKED	(1u << 4)
 #define ST_STARTED	(1u << 5)
+#define ST_UNREAD	(1u << 6)	/* a level left asserted: the counter was not read (fdl_mask_ack) */
 
 struct uirq_fd_line {
 	unsigned int irq;
@@ -70,10 +74,11 @@ static inline struct uirq_fd_line *line_of(struct uirq_irq_data *d)
 	return d ? d->chip_data : NULL;
 }
 
-static void rearm(struct uirq_fd_line *l)
+/* old: the state before the caller's change; its ST_UNREAD says the fd was left readable. */
+static void rearm(struct uirq_fd_line *l, uint32_t old)
 {
 	add(&l->rearms, 1);
-	uirq_cpu_rearm_fd(l->irq);
+	uirq_cpu_rearm_fd(l->irq, old & ST_UNREAD);
 }
 
 /* eventfd and timerfd both hand out a uint64_t counter and reset it. */
@@ -129,9 +134,10 @@ static unsigned int fd_startup(struct uirq_irq_data *d)
 	struct uirq_fd_line *l = line_of(d);
 
 	if (l) {
-		modify(l, ST_MASKED, ST_STARTED);
+		uint32_t old = modify(l, ST_MASKED | ST_UNREAD, ST_STARTED);
+
 		hw_enable(l, true);
-		rearm(l);
+		rearm(l, old);
 	}
 	return 0;
 }
@@ -159,10 +165,11 @@ static void fdl_unmask(struct uirq_irq_data *d)
 	struct uirq_fd_line *l = line_of(d);
 
 	if (l) {
-		modify(l, ST_MASKED, 0);
+		uint32_t old = modify(l, ST_MASKED | ST_UNREAD, 0);
+
 		/* The device first: an interrupt in between leaves the fd readable for the watch. */
 		hw_enable(l, true);
-		rearm(l);
+		rearm(l, old);
 	}
 }
 
@@ -174,7 +181,20 @@ static void fdl_ack(struct uirq_irq_data *d)
 		return;
 	read_counter(l);
 	if (!(atomic_load_explicit(&l->state, memory_order_acquire) & ST_MASKED))
-		rearm(l);
+		rearm(l, 0);	/* just read: nothing left unread */
+}
+
+/*
+ * A level line's counter is its level: reading it is servicing the device.
+ * When the level flow will run no handler (the line disabled, without a
+ * handler, or handled elsewhere) the counter is left unread, so the level
+ * stays asserted and the unmask that ends that state is interrupted again,
+ * as a real level line would be; the kernel resends no level interrupt.
+ */
+static bool level_unserved(struct uirq_fd_line *l, unsigned int irq)
+{
+	return (atomic_load_explicit(&l->state, memory_order_relaxed) & UIRQ_TYPE_LEVEL_MASK) &&
+	       (!uirq_irq_is_enabled(irq) || !uirq_irq_has_action(irq) || uirq_irq_in_progress(irq));
 }
 
 static void fdl_mask_ack(struct uirq_irq_data *d)
@@ -183,8 +203,13 @@ static void fdl_mask_ack(struct uirq_irq_data *d)
 
 	if (!l)
 		return;
-	modify(l, 0, ST_MASKED);
-	read_counter(l);
+	if (level_unserved(l, l->irq)) {
+		modify(l, 0, ST_MASKED | ST_UNREAD);
+		atomic_store_explicit(&l->last, 0, memory_order_relaxed);
+	} else {
+		modify(l, 0, ST_MASKED);
+		read_counter(l);
+	}
 }
 
 static int fd_set_type(struct uirq_irq_data *d, unsigned int type)

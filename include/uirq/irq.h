@@ -234,10 +234,13 @@ void uirq_irq_wake_thread(unsigned int irq, void *dev_id);
 /* Set the SCHED_FIFO priority of dev_id's handler thread (the kernel's default is 50). */
 int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio);
 
-/* Line state queries. */
+/* Line state queries; in a chip callback (desc->lock held) they cannot change under the caller. */
 /* Whether a handler is installed on the line (the kernel's irq_has_action()). */
 bool uirq_irq_has_action(unsigned int irq);
+/* Whether the line is enabled (not IRQD_IRQ_DISABLED). */
 bool uirq_irq_is_enabled(unsigned int irq);
+/* Whether a flow is handling the line right now (the kernel's irqd_irq_inprogress()). */
+bool uirq_irq_in_progress(unsigned int irq);
 unsigned int uirq_irq_get_depth(unsigned int irq);
 unsigned int uirq_irq_get_trigger_type(unsigned int irq);
 
@@ -262,8 +265,12 @@ int uirq_irq_raise(unsigned int irq);
  * process context only.
  */
 int uirq_cpu_watch_fd(unsigned int irq, int fd);
-/* Watch the line's fd again (after a delivery); any context, lock-free. */
-void uirq_cpu_rearm_fd(unsigned int irq);
+/*
+ * Watch the line's fd again (after a delivery); any context, lock-free.
+ * unread: the chip left the delivered readiness unread (a level nobody
+ * served), so the fd is looked at again and delivered if still readable.
+ */
+void uirq_cpu_rearm_fd(unsigned int irq, bool unread);
 /* Stop watching the line's fd (the fd is not closed); waits for a delivery in progress. */
 void uirq_cpu_unwatch_fd(unsigned int irq);
 

@@ -359,6 +359,89 @@ Test(fdline, write_while_disabled_is_replayed, .init = setup1, .fini = teardown,
 	cr_assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
+/*
+ * A level line disabled (lazily): the write that comes meanwhile masks the
+ * line and stays asserted - no handler ran, so nobody read it - and enable
+ * delivers it, counted by the ack of the interrupt that runs the handler.
+ */
+static void level_write_while_disabled(uirq_irq_handler_t primary)
+{
+	int irq = uirq_eventfd_line_create(-1, UIRQ_TYPE_LEVEL_HIGH, &line);
+
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, primary, 0, "lazy-level", line), 0);
+	uirq_disable_irq(irq);
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	cr_assert(WAIT_UNTIL(stats().masked, 2000), "the interrupt while disabled masks the line");
+	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	usleep(20 * 1000);
+	cr_assert_eq(atomic_load(&handled), 0);
+	cr_assert_eq(stats().events, 0UL, "the level is left asserted while no handler can run");
+	uirq_enable_irq(irq);
+	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 2, 2000), "both writes reach the handler: %lu",
+		  atomic_load(&counted));
+	usleep(SETTLE_MS * 1000);
+	cr_assert_eq(atomic_load(&handled), 1, "one interrupt for the two writes");
+	cr_assert_eq(stats().events, 2UL);
+	cr_assert(!stats().masked);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+}
+
+Test(fdline, level_write_while_disabled_is_delivered_by_enable, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	level_write_while_disabled(count_primary);
+}
+
+Test(fdline, level_write_while_disabled_is_taken_after_enable, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	level_write_while_disabled(take_primary);
+}
+
+/*
+ * A CPU whose pending queue never runs empty - a level line that screams,
+ * each run handled, never deasserted - still serves its fd lines.
+ */
+static struct uirq_swirq *screamer;
+
+static uirq_irqreturn_t scream(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	return UIRQ_IRQ_HANDLED;
+}
+
+Test(fdline, fd_lines_are_served_during_a_storm, .init = setup1, .fini = teardown, .timeout = 30)
+{
+	struct uirq_swirq_config cfg = { .name = "storm", .nr_inputs = 1, .default_type = UIRQ_TYPE_LEVEL_HIGH };
+	struct uirq_swirq_stats st0, st1;
+
+	cr_assert_eq(uirq_swirq_create(&cfg, &screamer), 0);
+	int storm = uirq_swirq_map(screamer, 0);
+	int irq = uirq_eventfd_line_create(-1, 0, &line);
+
+	cr_assert_gt(storm, 0);
+	cr_assert_gt(irq, 0);
+	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "victim", line), 0);
+	cr_assert_eq(uirq_request_irq(storm, scream, 0, "screamer", NULL), 0);
+	cr_assert_eq(uirq_swirq_set_level(screamer, 0, true), 0);
+	cr_assert(WAIT_UNTIL(uirq_kstat_irqs(storm) > 1000, 2000), "the storm is on");
+	for (int i = 1; i <= 10; i++) {
+		cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+		cr_assert(WAIT_UNTIL(atomic_load(&counted) == (unsigned long)i, 5000),
+			  "write %d not served during the storm (%lu served)", i, atomic_load(&counted));
+	}
+	cr_assert_eq(uirq_swirq_get_stats(screamer, 0, &st0), 0);
+	usleep(1000);
+	cr_assert_eq(uirq_swirq_get_stats(screamer, 0, &st1), 0);
+	cr_assert_gt(st1.raises, st0.raises, "the storm went on all along");
+	cr_assert_eq(uirq_swirq_set_level(screamer, 0, false), 0);
+	uirq_free_irq(storm, NULL);
+	uirq_free_irq(irq, line);
+	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	cr_assert_eq(uirq_swirq_destroy(screamer), 0);
+}
+
 Test(fdline, errors, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	struct uirq_fd_line *l = NULL;
