@@ -179,8 +179,10 @@ Test(fdline, timerfd_periodic_counts_conserved, .init = setup1, .fini = teardown
 	 */
 	cr_assert(st.events <= expect + 2 && st.events >= expect / 2,
 		  "%lu expirations in %.1f ms of a 2 ms timer", st.events, elapsed);
-	cr_assert_eq((unsigned long)atomic_load(&handled), st.acks);
-	cr_assert_eq((unsigned long)atomic_load(&handled) + st.merged, st.events);
+	/* An expiry reported just as the disarm drops it is read empty: that once at most. */
+	cr_assert_leq(st.empty, 1UL, "%lu interrupts found the timer empty", st.empty);
+	cr_assert_eq((unsigned long)atomic_load(&handled), st.acks + st.empty);
+	cr_assert_eq(st.acks + st.merged, st.events);
 	cr_assert_eq(atomic_load(&counted), st.events);
 	uirq_free_irq(irq, line);
 	cr_assert_eq(uirq_fd_line_destroy(line), 0);
