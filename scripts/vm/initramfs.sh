@@ -56,20 +56,26 @@ for spec in "${modules[@]}"; do
 	done <<<"$deps"
 done
 
-# Copy a file with the libraries it loads, each at the path ldd resolved it to (the loader
-# included); a static binary has none.  The guest also sets LD_LIBRARY_PATH to their folders,
-# since build trees link with $ORIGIN-relative run paths that do not hold in /uirq/bin.
+# Copy a file with the libraries it loads (the loader included); a static binary has none.
+# System libraries keep the path ldd resolved them to; the build's own (libuirq) go to
+# /uirq/lib, since the build tree may sit where the guest mounts a tmpfs (a clone in /tmp).
+# The guest sets LD_LIBRARY_PATH to their folders, since build trees link with
+# $ORIGIN-relative run paths that do not hold in /uirq/bin.
 libdirs=()
 copy_libs() {
-	local lib dir
+	local lib dest dir
 	while read -r lib; do
 		[ -n "$lib" ] && [ -e "$lib" ] || continue
 		# Run paths resolve as DIR/../..: keep the name, drop the detour.
 		lib=$(realpath -ms "$lib")
-		[ -e "$stage$lib" ] && continue
-		dir=$(dirname "$lib")
+		case $lib in
+		/lib/* | /lib64/* | /usr/lib/* | /usr/lib64/*) dest=$lib ;;
+		*) dest=/uirq/lib/$(basename "$lib") ;;
+		esac
+		[ -e "$stage$dest" ] && continue
+		dir=$(dirname "$dest")
 		mkdir -p "$stage$dir"
-		cp -L "$lib" "$stage$lib"
+		cp -L "$lib" "$stage$dest"
 		case " ${libdirs[*]} " in *" $dir "*) ;; *) libdirs+=("$dir") ;; esac
 	done < <(ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
 }
