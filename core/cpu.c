@@ -54,6 +54,7 @@ struct uirq_cpu {
 	/* The CPU's own. */
 	_Atomic(struct uirq_irq_desc *) current __attribute__((aligned(64)));	/* being handled */
 	unsigned int poll_ns;			/* the current polling window */
+	atomic_uint nr_watches;			/* fds in epfd besides the doorbell (watch_mutex) */
 	int epfd;
 	int doorbell;
 	unsigned int index;
@@ -357,6 +358,7 @@ int uirq_cpu_watch_fd(unsigned int irq, int fd)
 			ret = -errno;
 			atomic_store(&desc->watch, NULL);
 		} else {
+			atomic_fetch_add(&cpus[cpu].nr_watches, 1);
 			w = NULL;
 		}
 	}
@@ -425,7 +427,8 @@ static void unwatch_locked(struct uirq_irq_desc *desc)
 	if (!w)
 		return;
 	atomic_store(&desc->watch, NULL);
-	epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	if (!epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL))
+		atomic_fetch_sub(&cpus[w->cpu].nr_watches, 1);
 	/* Rearms run under the descriptor lock: after this one, none uses w. */
 	uirq_spin_lock_irqsave(&desc->lock, flags);
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
@@ -456,13 +459,16 @@ void uirq_cpu_move_watch(struct uirq_irq_desc *desc)
 		struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
 					  .data.u64 = watch_tag(desc->irq_data.irq, w->gen) };
 
-		epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL);
+		if (!epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL))
+			atomic_fetch_sub(&cpus[w->cpu].nr_watches, 1);
 		atomic_store(&w->cpu, (int)cpu);
 		/*
 		 * Adding reports the fd at once if it is readable: armed, the new
 		 * CPU delivers it; disarmed, it is remembered for the rearm.
 		 */
-		if (epoll_ctl(cpus[cpu].epfd, EPOLL_CTL_ADD, w->fd, &ev))
+		if (!epoll_ctl(cpus[cpu].epfd, EPOLL_CTL_ADD, w->fd, &ev))
+			atomic_fetch_add(&cpus[cpu].nr_watches, 1);
+		else
 			uirq_printk("uirq: irq %u: moving the fd watch to cpu%u: %s\n",
 				    desc->irq_data.irq, cpu, strerror(errno));
 	}
@@ -577,7 +583,8 @@ static void *cpu_thread(void *arg)
 			 * them.  Look without blocking once per FD_LOOK_NS.
 			 */
 			t = now_ns();
-			if (t - looked >= FD_LOOK_NS) {
+			if (t - looked >= FD_LOOK_NS &&
+			    atomic_load_explicit(&c->nr_watches, memory_order_relaxed)) {
 				serve_events(c, evs, epoll_wait(c->epfd, evs, 32, 0));
 				looked = t;
 			}
