@@ -574,19 +574,20 @@ static void *cpu_thread(void *arg)
 		struct uirq_irq_desc *list = atomic_exchange(&c->head, NULL);
 
 		if (list) {
-			uint64_t t;
-
 			run_pending(c, list);
 			/*
 			 * fds are sources too: a queue that never stays empty
 			 * long enough to sleep (a screaming line) must not hide
-			 * them.  Look without blocking once per FD_LOOK_NS.
+			 * them.  Look without blocking once per FD_LOOK_NS; a
+			 * CPU without fds does not even read the clock.
 			 */
-			t = now_ns();
-			if (t - looked >= FD_LOOK_NS &&
-			    atomic_load_explicit(&c->nr_watches, memory_order_relaxed)) {
-				serve_events(c, evs, epoll_wait(c->epfd, evs, 32, 0));
-				looked = t;
+			if (atomic_load_explicit(&c->nr_watches, memory_order_relaxed)) {
+				uint64_t t = now_ns();
+
+				if (t - looked >= FD_LOOK_NS) {
+					serve_events(c, evs, epoll_wait(c->epfd, evs, 32, 0));
+					looked = t;
+				}
 			}
 			continue;
 		}
