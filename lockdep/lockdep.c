@@ -8,10 +8,11 @@
  * lockdep_internal.h (lockdep_acquire_fast, lockdep_release_top), inlined
  * here and in the preload library's wrappers; this file has the rest.
  *
- * The held-lock stack: held_locks[0..depth-1], each entry with the chain key
- * of itself and everything below it; the sentinel below held_locks[0] has
- * key 0 (an empty stack).  So pushing and popping are each one store to
- * depth, and a signal handler sees a stack that is consistent.
+ * The held-lock stack: stack[1..depth], each entry with the chain key of
+ * itself and everything below it; the sentinel stack[0] has key 0 (an empty
+ * stack).  So pushing and popping are each one store to depth, and a signal
+ * handler sees a stack that is consistent.  It has no fixed limit: past
+ * LOCKDEP_INLINE_DEPTH it moves to memory of its own, doubled as needed.
  */
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
@@ -29,6 +30,7 @@ extern int lockdep_debug_locks __attribute__((alias("uirq_debug_locks")));
 #endif
 LOCKDEP_TLS struct lockdep_task lockdep_current;
 struct lockdep_counters lockdep_counters __attribute__((aligned(64)));
+const struct lockdep_lock_info *lockdep_lock_info;
 
 static pthread_key_t exit_key;
 static bool exit_key_ok;
@@ -110,23 +112,6 @@ void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
 
 /* ---- reports about the held-lock stack itself ---- */
 
-static void print_max_depth_bug(struct lockdep_task *t)
-{
-	if (!debug_locks_off())
-		return;
-	graph_lock();
-	if (report_begin(UIRQ_REPORT_MAX_DEPTH, 0)) {
-		report_headline(false, "BUG: MAX_LOCK_DEPTH too low!");
-		rpt("turning off the locking correctness validator.\n");
-		rpt("depth: %u  max: %u!\n", t->depth, UIRQ_MAX_LOCK_DEPTH);
-		rpt_held_locks(t);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
-	}
-	graph_unlock();
-}
-
 static void print_unlock_imbalance_bug(struct lockdep_task *t, struct uirq_lockdep_map *map,
 				       const struct lockdep_site *site)
 {
@@ -140,6 +125,14 @@ static void print_unlock_imbalance_bug(struct lockdep_task *t, struct uirq_lockd
 		rpt(" is trying to release lock (%s) at:\n", map->name ? map->name : "<unnamed>");
 		rpt_site(site);
 		rpt("\nbut there are no more locks to release!\n");
+		if (lockdep_lock_info) {
+			long holder = lockdep_lock_info->holder(map);
+
+			if (holder > 0)
+				rpt("(the lock is held by thread %ld)\n", holder);
+			else if (holder < 0)
+				rpt("(the lock is held by another thread)\n");
+		}
 		rpt("\nother info that might help us debug this:\n");
 		rpt_held_locks(t);
 		rpt("\n");
@@ -172,13 +165,13 @@ static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const
 static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t, struct held_lock *hlock,
 							    uint64_t chain_key)
 {
-	bool chain_head = !t->depth || t->held_locks[t->depth - 1].irq_context != hlock->irq_context;
+	bool chain_head = !t->depth || held_lock_at(t, t->depth - 1)->irq_context != hlock->irq_context;
 
 	graph_lock();
 	if (lookup_chain_cache(chain_key)) {
 		lockdep_count_hit(t);	/* another thread validated it meanwhile */
-	} else {
-		check_deadlock(t, hlock);
+	} else if (!check_deadlock(t, hlock)) {
+		/* a recursive deadlock is the one problem: no dependency is added on top */
 		if (!chain_head)
 			check_prevs_add(t, hlock);
 		if (debug_locks_on())
@@ -208,9 +201,51 @@ static inline uint64_t hlock_chain_key(const struct held_lock *h, uint64_t prev)
 static __attribute__((noinline)) void register_thread(struct lockdep_task *t)
 {
 	lockdep_init_once();
+	t->stack = t->inline_stack;
+	t->cap = LOCKDEP_INLINE_DEPTH;
 	t->registered = true;
 	if (exit_key_ok)
 		pthread_setspecific(exit_key, t);
+}
+
+static size_t stack_bytes(unsigned int cap)
+{
+	return (cap + 1) * sizeof(struct held_lock);
+}
+
+/*
+ * Twice the room.  Recursion is set, so a signal handler leaves the stack
+ * alone while it moves; only this thread ever reads it.
+ */
+static bool grow_stack(struct lockdep_task *t)
+{
+	unsigned int cap = t->cap * 2;
+	struct held_lock *stack = lockdep_alloc(stack_bytes(cap));
+
+	if (!stack) {
+		graph_lock();
+		lockdep_out_of_memory("held-lock stacks");
+		graph_unlock();
+		return false;
+	}
+	memcpy(stack, t->stack, stack_bytes(t->depth));
+	atomic_signal_fence(memory_order_seq_cst);
+	if (t->stack != t->inline_stack)
+		lockdep_free(t->stack, stack_bytes(t->cap));
+	t->stack = stack;
+	t->cap = cap;
+	return true;
+}
+
+static void free_stack(struct lockdep_task *t)
+{
+	if (t->stack != t->inline_stack && !t->depth) {
+		lockdep_free(t->stack, stack_bytes(t->cap));
+		t->stack = t->inline_stack;
+		t->cap = LOCKDEP_INLINE_DEPTH;
+		if (t->max_depth > t->cap)
+			t->max_depth = t->cap;
+	}
 }
 
 static __attribute__((noinline)) void note_depth(struct lockdep_task *t)
@@ -281,10 +316,8 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 		return;
 	if (unlikely(!t->registered))
 		register_thread(t);
-	if (unlikely(depth >= UIRQ_MAX_LOCK_DEPTH)) {
-		print_max_depth_bug(t);
+	if (unlikely(depth >= t->cap) && !grow_stack(t))
 		return;
-	}
 	if (unlikely((unsigned int)read > 2))
 		read = read < 0 ? 0 : 2;
 
@@ -338,9 +371,9 @@ static void remove_held_lock(struct lockdep_task *t, unsigned int i)
 
 	t->depth = i;
 	for (unsigned int j = i + 1; j < depth; j++) {
-		struct held_lock *h = &t->held_locks[t->depth];
+		struct held_lock *h = held_lock_at(t, t->depth);
 
-		*h = t->held_locks[j];
+		*h = *held_lock_at(t, j);
 		h->chain_key = hlock_chain_key(h, curr_chain_key(t));
 		validate_chain(t, h, h->chain_key);
 		t->depth++;
@@ -353,7 +386,7 @@ static void __lock_release(struct lockdep_task *t, struct uirq_lockdep_map *map,
 	uintptr_t hidden = lockdep_hide_ptr(map);
 	unsigned int i = t->depth;
 
-	while (i > 0 && t->held_locks[i - 1].instance != hidden)
+	while (i > 0 && held_lock_at(t, i - 1)->instance != hidden)
 		i--;
 	if (unlikely(i == 0)) {
 		struct lockdep_site site = { .file = file, .line = line, .ip = ip };
@@ -397,7 +430,7 @@ bool uirq_lockdep_is_held_type(const struct uirq_lockdep_map *map, int read)
 	if (!debug_locks_on() || t->recursion)
 		return true;	/* unknown: never make an assertion fire */
 	for (unsigned int i = 0; i < t->depth; i++) {
-		const struct held_lock *h = &t->held_locks[i];
+		const struct held_lock *h = held_lock_at(t, i);
 
 		if (h->instance == lockdep_hide_ptr(map) && (read < 0 || (read == 0) == (h->read == 0)))
 			return true;
@@ -405,20 +438,27 @@ bool uirq_lockdep_is_held_type(const struct uirq_lockdep_map *map, int read)
 	return false;
 }
 
-/* Report and forget every held lock whose map lies in [mem, mem + len). */
-static void check_no_locks_freed(struct lockdep_task *t, const void *mem, size_t len)
+/*
+ * Report and forget every held lock whose map lies in [from, to): the
+ * memory [mem, mem + len) that holds it is being freed.  Returns how the last
+ * one was held (its read value), or -1 if none was.
+ */
+static int forget_freed_locks(struct lockdep_task *t, uintptr_t from, uintptr_t to,
+			      const void *mem, size_t len)
 {
-	uintptr_t from = (uintptr_t)mem, to = from + len;
+	int held = -1;
 
 	for (unsigned int i = t->depth; i-- > 0;) {
-		uintptr_t m = (uintptr_t)hlock_map(&t->held_locks[i]);
+		uintptr_t m = (uintptr_t)hlock_map(held_lock_at(t, i));
 
 		if (m + sizeof(struct uirq_lockdep_map) <= from || m >= to)
 			continue;
-		print_freed_lock_bug(t, mem, (const char *)mem + len, &t->held_locks[i]);
+		held = held_lock_at(t, i)->read;
+		print_freed_lock_bug(t, mem, (const char *)mem + len, held_lock_at(t, i));
 		/* the memory is gone: validation goes on without it */
 		remove_held_lock(t, i);
 	}
+	return held;
 }
 
 void uirq_lockdep_check_no_locks_freed(const void *mem, size_t len)
@@ -427,7 +467,27 @@ void uirq_lockdep_check_no_locks_freed(const void *mem, size_t len)
 
 	if (!t->depth || !debug_locks_on() || !lockdep_recursion_enter(t))
 		return;
-	check_no_locks_freed(t, mem, len);
+	forget_freed_locks(t, (uintptr_t)mem, (uintptr_t)mem + len, mem, len);
+	lockdep_recursion_exit(t);
+}
+
+int lockdep_map_freed(const struct uirq_lockdep_map *map, const void *mem, size_t len)
+{
+	struct lockdep_task *t = &lockdep_current;
+	int held;
+
+	if (!t->depth || !debug_locks_on() || !lockdep_recursion_enter(t))
+		return -1;
+	held = forget_freed_locks(t, (uintptr_t)map, (uintptr_t)map + sizeof(*map), mem, len);
+	lockdep_recursion_exit(t);
+	return held;
+}
+
+void lockdep_drop_held(struct lockdep_task *t, unsigned int i)
+{
+	if (!lockdep_recursion_enter(t))
+		return;
+	remove_held_lock(t, i);
 	lockdep_recursion_exit(t);
 }
 
@@ -439,7 +499,7 @@ void uirq_lockdep_init_map(struct uirq_lockdep_map *map, const char *name,
 	(void)subclass;	/* classes are created lazily, at first acquisition */
 	/* re-initialising a lock this thread holds frees it, as far as lockdep knows */
 	if (t->depth && debug_locks_on() && lockdep_recursion_enter(t)) {
-		check_no_locks_freed(t, map, sizeof(*map));
+		forget_freed_locks(t, (uintptr_t)map, (uintptr_t)map + sizeof(*map), map, sizeof(*map));
 		lockdep_recursion_exit(t);
 	}
 	map->key = key;
@@ -457,7 +517,7 @@ static void check_no_locks_held(struct lockdep_task *t)
 	if (!t->depth || !debug_locks_on() || !lockdep_recursion_enter(t))
 		return;
 	for (unsigned int i = 0; i < t->depth; i++)
-		sig = report_sig(sig, atomic_load(&t->held_locks[i].class->id), 0, 0);
+		sig = report_sig(sig, atomic_load(&held_lock_at(t, i)->class->id), 0, 0);
 	graph_lock();
 	if (report_begin(UIRQ_REPORT_HELD_AT_EXIT, sig)) {
 		char name[64];
@@ -477,6 +537,7 @@ static void check_no_locks_held(struct lockdep_task *t)
 static void thread_exit_destructor(void *arg)
 {
 	check_no_locks_held(arg);
+	free_stack(arg);
 }
 
 void uirq_lockdep_thread_exit(void)

@@ -1,20 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
- * Lock classes: one per (key, subclass).  A hash of chained slot indices
- * that the fast path reads without the graph lock; slots of zapped classes
- * go back to a free list and come back with a fresh id, so chain-cache
- * entries of the dead class can never match again.
+ * Lock classes: one per (key, subclass), as many as the program makes.
+ *
+ * A chained hash that the fast path reads without the graph lock.  It
+ * doubles when it holds as many classes as buckets; readers still in the old
+ * bucket array (retired, not unmapped) or walking a chain being relinked may
+ * miss a class, and a miss only sends them to register_lock_class(), which looks
+ * again under the graph lock.  Walks are bounded for the same reason.
+ * Classes come from a slab, so a class pointer never dangles; a zapped class
+ * goes back to it and comes back with a fresh id, so chain-cache entries of
+ * the dead class can never match again.
  */
 #include "lockdep_internal.h"
 
 #include <stdio.h>
 #include <string.h>
 
-struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
+struct class_hash {
+	uint64_t mask;
+	struct lock_class *_Atomic buckets[];
+};
 
-static _Atomic uint32_t class_hash[CLASS_HASH_SIZE];	/* slot index + 1 */
-static uint32_t free_classes;				/* slot index + 1 */
-static uint32_t nr_used_slots;				/* slots ever handed out */
+#define CLASS_HASH_MIN	1024u
+
+/* An always-empty table of one bucket until the first class. */
+static union {
+	struct class_hash h;
+	char room[sizeof(struct class_hash) + sizeof(void *)];
+} class_hash_empty;
+
+static struct class_hash *_Atomic class_hash = &class_hash_empty.h;
+static struct lockdep_slab class_slab = LOCKDEP_SLAB(struct lock_class, free_next);
 static _Atomic unsigned long nr_classes;
 static uint64_t next_class_id = 1;
 
@@ -23,86 +39,97 @@ unsigned long nr_lock_classes(void)
 	return atomic_load_explicit(&nr_classes, memory_order_relaxed);
 }
 
-static uint32_t class_hash_of(uintptr_t key)
+static uint64_t class_hash_of(uintptr_t key, uint64_t mask)
 {
 	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
 
-	return (uint32_t)(h >> 40) & (CLASS_HASH_SIZE - 1);
+	return (h >> 32) & mask;
 }
 
-/* Bounded: a slot recycled into another bucket under our feet must not trap a reader. */
-static struct lock_class *walk_bucket(uintptr_t key, unsigned int limit)
+/* Bounded: a class recycled or relinked under our feet must not trap a reader. */
+static struct lock_class *walk_bucket(const struct class_hash *h, uintptr_t key, unsigned int limit)
 {
-	uint32_t i = atomic_load_explicit(&class_hash[class_hash_of(key)], memory_order_acquire);
+	struct lock_class *c = atomic_load_explicit(&h->buckets[class_hash_of(key, h->mask)],
+						    memory_order_acquire);
 
-	for (unsigned int n = 0; i != LIST_END && n < limit; n++) {
-		struct lock_class *c = &lock_classes[i - 1];
-
+	for (unsigned int n = 0; c && n < limit; n++) {
 		if (atomic_load_explicit(&c->key, memory_order_acquire) == key)
 			return c;
-		i = atomic_load_explicit(&c->hash_next, memory_order_acquire);
+		c = atomic_load_explicit(&c->hash_next, memory_order_acquire);
 	}
 	return NULL;
 }
 
 struct lock_class *look_up_lock_class(uintptr_t key)
 {
-	return walk_bucket(key, 64);
+	return walk_bucket(atomic_load_explicit(&class_hash, memory_order_acquire), key, 64);
 }
 
-static struct lock_class *alloc_class(void)
+/* Under the graph lock: the table is stable and every chain complete. */
+static struct lock_class *find_class(uintptr_t key)
 {
-	struct lock_class *c;
-
-	if (free_classes != LIST_END) {
-		c = &lock_classes[free_classes - 1];
-		free_classes = c->free_next;
-		return c;
-	}
-	if (nr_used_slots >= MAX_LOCKDEP_KEYS)
-		return NULL;
-	return &lock_classes[nr_used_slots++];
+	return walk_bucket(atomic_load_explicit(&class_hash, memory_order_relaxed), key, ~0u);
 }
 
-static void out_of_classes(void)
+static void hash_class(struct class_hash *h, struct lock_class *c)
 {
-	if (!debug_locks_off())
-		return;
-	if (report_begin(UIRQ_REPORT_RESOURCES, 1)) {
-		report_headline(false, "BUG: MAX_LOCKDEP_KEYS too low!");
-		rpt("turning off the locking correctness validator.\n");
-		rpt("%u lock classes in use; unregister the keys of dead locks.\n", MAX_LOCKDEP_KEYS);
-		report_end();
+	uint64_t b = class_hash_of(atomic_load_explicit(&c->key, memory_order_relaxed), h->mask);
+
+	atomic_store_explicit(&c->hash_next, atomic_load_explicit(&h->buckets[b], memory_order_relaxed),
+			      memory_order_relaxed);
+	atomic_store_explicit(&h->buckets[b], c, memory_order_release);
+}
+
+/* Double the buckets once there is a class per bucket; false when out of memory. */
+static bool make_room(void)
+{
+	struct class_hash *old = atomic_load_explicit(&class_hash, memory_order_relaxed), *h;
+	uint64_t size = old->mask + 1, nsize = size < CLASS_HASH_MIN ? CLASS_HASH_MIN : size * 2;
+
+	if (nr_lock_classes() + 1 <= size && size >= CLASS_HASH_MIN)
+		return true;
+	h = lockdep_alloc(sizeof(*h) + nsize * sizeof(h->buckets[0]));
+	if (!h)
+		return false;
+	h->mask = nsize - 1;
+	for (uint64_t i = 0; i < size; i++) {
+		struct lock_class *c = atomic_load_explicit(&old->buckets[i], memory_order_relaxed);
+
+		while (c) {
+			struct lock_class *next = atomic_load_explicit(&c->hash_next, memory_order_relaxed);
+
+			hash_class(h, c);
+			c = next;
+		}
 	}
+	atomic_store_explicit(&class_hash, h, memory_order_release);
+	if (old != &class_hash_empty.h)
+		lockdep_retire(old, sizeof(*old) + size * sizeof(old->buckets[0]));
+	return true;
 }
 
 struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsigned int subclass)
 {
 	uintptr_t key = map_class_key(map, subclass);
 	struct lock_class *c;
-	uint32_t bucket;
 
 	lockdep_init_once();
 	graph_lock();
-	c = walk_bucket(key, ~0u);
+	c = find_class(key);
 	if (c || !debug_locks_on())
 		goto out;
-	c = alloc_class();
-	if (!c) {
-		out_of_classes();
+	if (!make_room() || !(c = slab_alloc(&class_slab))) {
+		lockdep_out_of_memory("lock classes");
+		c = NULL;
 		goto out;
 	}
 	snprintf(c->name, sizeof(c->name), "%s", map->name ? map->name : "<unnamed>");
 	c->subclass = subclass;
-	c->after_head = c->before_head = LIST_END;
-	memset(c->usage_site, 0, sizeof(c->usage_site));
-	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
 	atomic_store_explicit(&c->chain_id, class_chain_id(next_class_id), memory_order_relaxed);
 	atomic_store_explicit(&c->id, next_class_id++, memory_order_relaxed);
-	bucket = class_hash_of(key);
-	atomic_store_explicit(&c->hash_next, atomic_load(&class_hash[bucket]), memory_order_relaxed);
+	/* key last: a lock-free reader that finds the key sees the rest */
 	atomic_store_explicit(&c->key, key, memory_order_release);
-	atomic_store_explicit(&class_hash[bucket], class_idx(c) + 1, memory_order_release);
+	hash_class(atomic_load_explicit(&class_hash, memory_order_relaxed), c);
 	atomic_fetch_add_explicit(&nr_classes, 1, memory_order_relaxed);
 out:
 	graph_unlock();
@@ -111,16 +138,16 @@ out:
 
 static void unhash_class(struct lock_class *c, uintptr_t key)
 {
-	_Atomic uint32_t *link = &class_hash[class_hash_of(key)];
-	uint32_t me = class_idx(c) + 1;
+	struct class_hash *h = atomic_load_explicit(&class_hash, memory_order_relaxed);
+	struct lock_class *_Atomic *link = &h->buckets[class_hash_of(key, h->mask)];
 
-	for (uint32_t i = atomic_load(link); i != LIST_END; i = atomic_load(link)) {
-		if (i == me) {
+	for (struct lock_class *i = atomic_load(link); i; i = atomic_load(link)) {
+		if (i == c) {
 			/* c->hash_next stays: a reader standing on c can still walk on */
 			atomic_store_explicit(link, atomic_load(&c->hash_next), memory_order_release);
 			return;
 		}
-		link = &lock_classes[i - 1].hash_next;
+		link = &i->hash_next;
 	}
 }
 
@@ -130,11 +157,12 @@ static void zap_class(struct lock_class *c)
 	uintptr_t key = atomic_load(&c->key);
 
 	zap_class_deps(c);
+	free_usage_sites(c);
 	unhash_class(c, key);
 	atomic_store_explicit(&c->key, 0, memory_order_release);
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
-	c->free_next = free_classes;
-	free_classes = class_idx(c) + 1;
+	/* keep id, hash_next and key readable: lock-free readers may stand on it */
+	slab_free(&class_slab, c);
 	atomic_fetch_sub_explicit(&nr_classes, 1, memory_order_relaxed);
 }
 
@@ -157,7 +185,7 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen)
 	lockdep_init_once();
 	graph_lock();
 	for (unsigned int sub = 0; sub < UIRQ_MAX_LOCKDEP_SUBCLASSES; sub++) {
-		struct lock_class *c = walk_bucket(class_key_of(key, sub), ~0u);
+		struct lock_class *c = find_class(class_key_of(key, sub));
 
 		if (c)
 			zap_class(c);

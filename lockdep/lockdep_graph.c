@@ -11,10 +11,7 @@
 
 #include <string.h>
 
-struct lock_dep lock_deps[MAX_LOCKDEP_ENTRIES];
-
-static uint32_t free_deps;	/* index + 1 */
-static uint32_t nr_used_deps;	/* entries ever handed out */
+static struct lockdep_slab dep_slab = LOCKDEP_SLAB(struct lock_dep, from);
 static _Atomic unsigned long nr_deps;
 
 unsigned long nr_lock_deps(void)
@@ -22,92 +19,132 @@ unsigned long nr_lock_deps(void)
 	return atomic_load_explicit(&nr_deps, memory_order_relaxed);
 }
 
-/* ---- storage ---- */
+/* ---- the (from, to) -> dependency hash: open addressing, graph lock held ---- */
 
-static struct lock_dep *alloc_dep(void)
+#define DEP_TOMBSTONE	((struct lock_dep *)1)
+
+static struct {
+	struct lock_dep **slots;
+	uint64_t mask;		/* slots - 1; slots is NULL while 0 */
+	uint64_t used;		/* live entries and tombstones */
+} dep_hash;
+
+static uint64_t dep_hash_of(const struct lock_class *from, const struct lock_class *to)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)from * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uintptr_t)to;
+
+	h *= 0xff51afd7ed558ccdull;
+	return h ^ (h >> 32);
+}
+
+static struct lock_dep **dep_slot(const struct lock_class *from, const struct lock_class *to)
+{
+	struct lock_dep **tomb = NULL;
+
+	for (uint64_t i = dep_hash_of(from, to) & dep_hash.mask; ; i = (i + 1) & dep_hash.mask) {
+		struct lock_dep *d = dep_hash.slots[i];
+
+		if (!d)
+			return tomb ? tomb : &dep_hash.slots[i];
+		if (d == DEP_TOMBSTONE) {
+			if (!tomb)
+				tomb = &dep_hash.slots[i];
+		} else if (d->from == from && d->to == to) {
+			return &dep_hash.slots[i];
+		}
+	}
+}
+
+static struct lock_dep *find_dep(const struct lock_class *from, const struct lock_class *to)
 {
 	struct lock_dep *d;
 
-	if (free_deps != LIST_END) {
-		d = &lock_deps[free_deps - 1];
-		free_deps = d->free_next;
-	} else if (nr_used_deps < MAX_LOCKDEP_ENTRIES) {
-		d = &lock_deps[nr_used_deps++];
-	} else {
+	if (!dep_hash.slots)
 		return NULL;
+	d = *dep_slot(from, to);
+	return d == DEP_TOMBSTONE ? NULL : d;
+}
+
+/* Room for one more entry (live ones at most a quarter full after a rebuild); false when out of memory. */
+static bool dep_hash_make_room(void)
+{
+	uint64_t size = dep_hash.slots ? dep_hash.mask + 1 : 0, nsize = 1024;
+	struct lock_dep **old = dep_hash.slots;
+
+	if (old && (dep_hash.used + 1) * 2 <= size)
+		return true;
+	while (nsize < (nr_lock_deps() + 1) * 4)
+		nsize *= 2;
+	dep_hash.slots = lockdep_alloc(nsize * sizeof(*old));
+	if (!dep_hash.slots) {
+		dep_hash.slots = old;
+		return false;
 	}
-	memset(d, 0, sizeof(*d));
-	atomic_fetch_add_explicit(&nr_deps, 1, memory_order_relaxed);
-	return d;
+	dep_hash.mask = nsize - 1;
+	dep_hash.used = 0;
+	for (uint64_t i = 0; i < size; i++) {
+		if (old[i] && old[i] != DEP_TOMBSTONE) {
+			*dep_slot(old[i]->from, old[i]->to) = old[i];
+			dep_hash.used++;
+		}
+	}
+	lockdep_free(old, size * sizeof(*old));
+	return true;
 }
 
-static uint32_t dep_idx(const struct lock_dep *d)
-{
-	return (uint32_t)(d - lock_deps) + 1;
-}
-
-static struct lock_dep *dep_at(uint32_t i)
-{
-	return i == LIST_END ? NULL : &lock_deps[i - 1];
-}
+/* ---- storage ---- */
 
 static void link_dep(struct lock_dep *d)
 {
-	struct lock_class *from = &lock_classes[d->from], *to = &lock_classes[d->to];
-	uint32_t me = dep_idx(d);
+	struct lock_class *from = d->from, *to = d->to;
 
-	d->after_prev = LIST_END;
+	*dep_slot(from, to) = d;
+	dep_hash.used++;
+
+	d->after_prev = NULL;
 	d->after_next = from->after_head;
-	if (from->after_head != LIST_END)
-		dep_at(from->after_head)->after_prev = me;
-	from->after_head = me;
+	if (from->after_head)
+		from->after_head->after_prev = d;
+	from->after_head = d;
 
-	d->before_prev = LIST_END;
+	d->before_prev = NULL;
 	d->before_next = to->before_head;
-	if (to->before_head != LIST_END)
-		dep_at(to->before_head)->before_prev = me;
-	to->before_head = me;
+	if (to->before_head)
+		to->before_head->before_prev = d;
+	to->before_head = d;
+	atomic_fetch_add_explicit(&nr_deps, 1, memory_order_relaxed);
 }
 
 static void unlink_and_free_dep(struct lock_dep *d)
 {
-	struct lock_class *from = &lock_classes[d->from], *to = &lock_classes[d->to];
+	struct lock_class *from = d->from, *to = d->to;
 
-	if (d->after_prev != LIST_END)
-		dep_at(d->after_prev)->after_next = d->after_next;
+	*dep_slot(from, to) = DEP_TOMBSTONE;
+
+	if (d->after_prev)
+		d->after_prev->after_next = d->after_next;
 	else
 		from->after_head = d->after_next;
-	if (d->after_next != LIST_END)
-		dep_at(d->after_next)->after_prev = d->after_prev;
+	if (d->after_next)
+		d->after_next->after_prev = d->after_prev;
 
-	if (d->before_prev != LIST_END)
-		dep_at(d->before_prev)->before_next = d->before_next;
+	if (d->before_prev)
+		d->before_prev->before_next = d->before_next;
 	else
 		to->before_head = d->before_next;
-	if (d->before_next != LIST_END)
-		dep_at(d->before_next)->before_prev = d->before_prev;
+	if (d->before_next)
+		d->before_next->before_prev = d->before_prev;
 
-	d->free_next = free_deps;
-	free_deps = dep_idx(d);
+	slab_free(&dep_slab, d);
 	atomic_fetch_sub_explicit(&nr_deps, 1, memory_order_relaxed);
 }
 
 void zap_class_deps(struct lock_class *c)
 {
-	while (c->after_head != LIST_END)
-		unlink_and_free_dep(dep_at(c->after_head));
-	while (c->before_head != LIST_END)
-		unlink_and_free_dep(dep_at(c->before_head));
-}
-
-static struct lock_dep *find_dep(const struct lock_class *from, const struct lock_class *to)
-{
-	uint32_t want = class_idx(to);
-
-	for (struct lock_dep *d = dep_at(from->after_head); d; d = dep_at(d->after_next))
-		if (d->to == want)
-			return d;
-	return NULL;
+	while (c->after_head)
+		unlink_and_free_dep(c->after_head);
+	while (c->before_head)
+		unlink_and_free_dep(c->before_head);
 }
 
 /* The type of prev -> next: bit0 "prev exclusive", bit1 "next non-recursive". */
@@ -124,9 +161,13 @@ static unsigned int backward_dep(unsigned int m)
 
 /* ---- breadth-first search ---- */
 
-static uint32_t bfs_gen;
-static struct { uint32_t class; uint8_t xr; } bfs_queue[2 * MAX_LOCKDEP_KEYS];
-static uint32_t bfs_tmp[2 * MAX_LOCKDEP_KEYS];
+/* 64 bits: never wraps, so no class ever needs its marks cleared. */
+static uint64_t bfs_gen;
+static struct bfs_entry {
+	struct lock_class *class;
+	bool xr;
+} *bfs_queue;
+static size_t bfs_queue_size;
 
 /* A class is visited at most twice: once reached through *R only, once strongly. */
 static bool bfs_visit(struct lock_class *c, bool xr)
@@ -139,75 +180,106 @@ static bool bfs_visit(struct lock_class *c, bool xr)
 	return true;
 }
 
+static struct lock_class *dep_far_end(const struct lock_dep *d, enum bfs_dir dir)
+{
+	return dir == BFS_FORWARDS ? d->to : d->from;
+}
+
+static struct lock_class *dep_near_end(const struct lock_dep *d, enum bfs_dir dir)
+{
+	return dir == BFS_FORWARDS ? d->from : d->to;
+}
+
+/* The path from the root to c, keeping the root end if it is absurdly long. */
 static void bfs_build_path(struct lock_class *c, bool xr, enum bfs_dir dir, struct bfs_path *path)
 {
 	unsigned int n = 0;
 
 	path->match = c;
 	path->match_xr = xr;
-	while (c->bfs_parent[xr] != LIST_END) {
-		const struct lock_dep *d = dep_at(c->bfs_parent[xr]);
-		bool pxr = c->bfs_parent_xr[xr];
+	for (struct lock_class *i = c; i->bfs_parent[xr];) {
+		const struct lock_dep *d = i->bfs_parent[xr];
 
-		bfs_tmp[n++] = c->bfs_parent[xr];
-		c = &lock_classes[dir == BFS_FORWARDS ? d->from : d->to];
-		xr = pxr;
+		xr = i->bfs_parent_xr[xr];
+		i = dep_near_end(d, dir);
+		n++;
 	}
-	/* keep the root end if the path is absurdly long */
 	path->len = n < MAX_BFS_PATH ? n : MAX_BFS_PATH;
-	for (unsigned int i = 0; i < path->len; i++)
-		path->deps[i] = bfs_tmp[n - 1 - i];
+	xr = path->match_xr;
+	for (unsigned int k = n; c->bfs_parent[xr]; k--) {
+		struct lock_dep *d = c->bfs_parent[xr];
+
+		if (k - 1 < MAX_BFS_PATH)
+			path->deps[k - 1] = d;
+		xr = c->bfs_parent_xr[xr];
+		c = dep_near_end(d, dir);
+	}
+}
+
+/* Room for every class twice (the most a search can queue); false when out of memory. */
+static bool bfs_make_room(void)
+{
+	size_t need = 2 * nr_lock_classes() + 2, size = bfs_queue_size ? bfs_queue_size : 1024;
+	struct bfs_entry *q;
+
+	if (need <= bfs_queue_size)
+		return true;
+	while (size < need)
+		size *= 2;
+	q = lockdep_alloc(size * sizeof(*q));
+	if (!q)
+		return false;
+	lockdep_free(bfs_queue, bfs_queue_size * sizeof(*q));
+	bfs_queue = q;
+	bfs_queue_size = size;
+	return true;
 }
 
 bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 		 bfs_match_fn match, void *data, struct bfs_path *path)
 {
-	unsigned int head = 0, tail = 0;
+	size_t head = 0, tail = 0;
 
 	atomic_fetch_add_explicit(&lockdep_counters.bfs_searches, 1, memory_order_relaxed);
-	if (++bfs_gen == 0) {
-		for (unsigned int i = 0; i < MAX_LOCKDEP_KEYS; i++)
-			lock_classes[i].bfs_gen[0] = lock_classes[i].bfs_gen[1] = 0;
-		bfs_gen = 1;
+	if (!bfs_make_room()) {
+		lockdep_out_of_memory("the dependency search");
+		return false;
 	}
+	bfs_gen++;
 	bfs_visit(root, root_xr);
-	root->bfs_parent[root_xr] = LIST_END;
+	root->bfs_parent[root_xr] = NULL;
 	if (match(root, root_xr, data)) {
 		bfs_build_path(root, root_xr, dir, path);
 		return true;
 	}
-	bfs_queue[tail].class = class_idx(root);
-	bfs_queue[tail++].xr = root_xr;
+	bfs_queue[tail++] = (struct bfs_entry){ root, root_xr };
 
 	while (head < tail) {
-		struct lock_class *c = &lock_classes[bfs_queue[head].class];
+		struct lock_class *c = bfs_queue[head].class;
 		bool xr = bfs_queue[head++].xr;
-		uint32_t i = dir == BFS_FORWARDS ? c->after_head : c->before_head;
+		struct lock_dep *d = dir == BFS_FORWARDS ? c->after_head : c->before_head;
 
-		while (i != LIST_END) {
-			struct lock_dep *d = dep_at(i);
+		for (; d; d = dir == BFS_FORWARDS ? d->after_next : d->before_next) {
 			unsigned int mask = dir == BFS_FORWARDS ? d->dep : backward_dep(d->dep);
 			struct lock_class *next;
 			bool nxr;
 
-			i = dir == BFS_FORWARDS ? d->after_next : d->before_next;
 			/* -(*R)-> then -(S*)-> is no strong path */
 			if (xr)
 				mask &= ~(DEP_SR_MASK | DEP_SN_MASK);
 			if (!mask)
 				continue;
 			nxr = !(mask & (DEP_SN_MASK | DEP_EN_MASK));
-			next = &lock_classes[dir == BFS_FORWARDS ? d->to : d->from];
+			next = dep_far_end(d, dir);
 			if (!bfs_visit(next, nxr))
 				continue;
-			next->bfs_parent[nxr] = dep_idx(d);
+			next->bfs_parent[nxr] = d;
 			next->bfs_parent_xr[nxr] = xr;
 			if (match(next, nxr, data)) {
 				bfs_build_path(next, nxr, dir, path);
 				return true;
 			}
-			bfs_queue[tail].class = class_idx(next);
-			bfs_queue[tail++].xr = nxr;
+			bfs_queue[tail++] = (struct bfs_entry){ next, nxr };
 		}
 	}
 	return false;
@@ -217,12 +289,12 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 
 void rpt_dep_site(const struct lock_dep *d)
 {
-	rpt("       lock(%s) at ", lock_classes[d->to].name);
+	rpt("       lock(%s) at ", d->to->name);
 	rpt_site(&d->site);
 	rpt("\n");
 	if (!d->site.file)
 		rpt_trace(&d->trace, "         ");
-	rpt("       while holding (%s) taken at ", lock_classes[d->from].name);
+	rpt("       while holding (%s) taken at ", d->from->name);
 	rpt_site(&d->prev_site);
 	rpt("\n");
 }
@@ -231,12 +303,7 @@ void rpt_dep_site(const struct lock_dep *d)
 static const struct lock_class *path_node(const struct lock_class *root, const struct bfs_path *p,
 					  enum bfs_dir dir, unsigned int i)
 {
-	const struct lock_dep *d;
-
-	if (i == 0)
-		return root;
-	d = dep_at(p->deps[i - 1]);
-	return &lock_classes[dir == BFS_FORWARDS ? d->to : d->from];
+	return i == 0 ? root : dep_far_end(p->deps[i - 1], dir);
 }
 
 void rpt_dep_path(const struct lock_class *root, const struct bfs_path *path, enum bfs_dir dir)
@@ -245,7 +312,7 @@ void rpt_dep_path(const struct lock_class *root, const struct bfs_path *path, en
 		rpt(" -> ");
 		rpt_class(path_node(root, path, dir, i));
 		rpt(" {\n");
-		rpt_dep_site(dep_at(path->deps[i - 1]));
+		rpt_dep_site(path->deps[i - 1]);
 		rpt(" }\n");
 	}
 	rpt(" ... ");
@@ -282,7 +349,7 @@ static void print_circular_bug(struct lockdep_task *t, struct held_lock *prev,
 		rpt("\n-> #%u ", i);
 		rpt_class(path_node(next->class, path, BFS_FORWARDS, i));
 		rpt(":\n");
-		rpt_dep_site(dep_at(path->deps[i - 1]));
+		rpt_dep_site(path->deps[i - 1]);
 	}
 	rpt("\n-> #0 ");
 	rpt_class(next->class);
@@ -342,10 +409,10 @@ static void print_deadlock_bug(struct lockdep_task *t, struct held_lock *prev, s
 
 /* ---- the checks ---- */
 
-void check_deadlock(struct lockdep_task *t, struct held_lock *next)
+bool check_deadlock(struct lockdep_task *t, struct held_lock *next)
 {
 	for (unsigned int i = 0; i < t->depth; i++) {
-		struct held_lock *prev = &t->held_locks[i];
+		struct held_lock *prev = held_lock_at(t, i);
 
 		if (prev->class != next->class)
 			continue;
@@ -353,8 +420,9 @@ void check_deadlock(struct lockdep_task *t, struct held_lock *next)
 		if (next->read == 2 && prev->read)
 			continue;
 		print_deadlock_bug(t, prev, next);
-		return;
+		return true;
 	}
+	return false;
 }
 
 /* Reaching prev closes a cycle if the new edge prev -> next is -(E*)-> or we arrived via -(*N)->. */
@@ -363,17 +431,6 @@ static bool hlock_conflict(struct lock_class *c, bool only_xr, void *data)
 	const struct held_lock *prev = data;
 
 	return c == prev->class && (prev->read == 0 || !only_xr);
-}
-
-static void out_of_deps(void)
-{
-	if (!debug_locks_off())
-		return;
-	if (report_begin(UIRQ_REPORT_RESOURCES, 2)) {
-		report_headline(false, "BUG: MAX_LOCKDEP_ENTRIES too low!");
-		rpt("turning off the locking correctness validator.\n");
-		report_end();
-	}
 }
 
 struct site_trace {
@@ -401,13 +458,12 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 		d->dep |= dep;
 		return;
 	}
-	d = alloc_dep();
-	if (!d) {
-		out_of_deps();
+	if (!dep_hash_make_room() || !(d = slab_alloc(&dep_slab))) {
+		lockdep_out_of_memory("lock dependencies");
 		return;
 	}
-	d->from = class_idx(prev->class);
-	d->to = class_idx(next->class);
+	d->from = prev->class;
+	d->to = next->class;
 	d->dep = dep;
 	d->site = next->site;
 	d->prev_site = prev->site;
@@ -427,7 +483,7 @@ void check_prevs_add(struct lockdep_task *t, struct held_lock *next)
 
 	/* Each held lock down to and including the first non-trylock, within one irq context. */
 	for (unsigned int i = t->depth; i-- > 0;) {
-		struct held_lock *prev = &t->held_locks[i];
+		struct held_lock *prev = held_lock_at(t, i);
 
 		if (prev->irq_context != next->irq_context)
 			break;

@@ -34,6 +34,14 @@
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
+/* ---- what the preload library adds to reports (NULL in libuirq) ---- */
+
+struct lockdep_lock_info {
+	/* The thread holding the lock behind map, as the real lock says: TID, -1 held (owner unknown), 0 free. */
+	long (*holder)(const struct uirq_lockdep_map *map);
+};
+extern const struct lockdep_lock_info *lockdep_lock_info;
+
 /* ---- stack traces (lockdep_stacktrace.c; built with lockdep on or off) ---- */
 
 #define LOCKDEP_TRACE_FRAMES	8
@@ -54,7 +62,16 @@ void lockdep_stacktrace_init(void);
 /* Capture the caller's stack, dropping the innermost skip frames. */
 void lockdep_save_trace(struct lockdep_trace *trace, int skip);
 
-/* ---- graph lock (lockdep_report.c) ---- */
+/* ---- lockdep's own locks (lockdep_report.c) ---- */
+
+/* A futex lock: lockdep and the preload library never use the pthread locks they watch. */
+struct raw_futex {
+	_Atomic int word;	/* 0 free, 1 taken, 2 contended */
+};
+void raw_futex_lock(struct raw_futex *l);
+void raw_futex_unlock(struct raw_futex *l);
+
+/* The graph lock: every table of the engine changes under it. */
 
 void graph_lock(void);
 void graph_unlock(void);
@@ -90,14 +107,47 @@ void report_exit(void);
 
 #if UIRQ_CONFIG_LOCKDEP
 
-/* ---- limits ---- */
+/* ---- memory (lockdep_mem.c) ---- */
 
-#define MAX_LOCKDEP_KEYS	8192		/* classes */
-#define MAX_LOCKDEP_ENTRIES	65536		/* dependencies (each in two lists) */
-#define CLASS_HASH_SIZE		4096
-#define CHAIN_HASH_SIZE		(1u << 17)
-#define MAX_LOCKDEP_CHAINS	(CHAIN_HASH_SIZE / 2)
-#define LIST_END		0u		/* list links are index + 1 */
+/*
+ * No fixed limits: classes, dependencies, held-lock stacks, the chain cache
+ * and the hash tables grow with the program.  Memory comes straight from
+ * mmap, never from malloc: the preload library interposes free(), which
+ * calls in here, and a report may be made from inside the allocator.
+ */
+void *lockdep_alloc(size_t size);	/* zeroed; NULL when out of memory */
+void lockdep_free(void *p, size_t size);
+/*
+ * A lock-free table replaced by a bigger one: its memory goes back to the
+ * system but stays mapped, reading as zeroes - an empty table - to a reader
+ * still in it, who then misses and looks again under the lock.
+ */
+void lockdep_retire(void *p, size_t size);
+
+/*
+ * Fixed-size objects carved from chunks that are never given back, so that a
+ * lock-free reader holding a pointer to a freed object (a class) still reads
+ * memory of that type; a freed object keeps its fields but the one at link.
+ */
+struct lockdep_slab {
+	size_t size;		/* object size */
+	size_t link;		/* offset of the free-list pointer in a freed object */
+	void *free_list;
+	char *next, *end;	/* what is left of the current chunk */
+};
+#define LOCKDEP_SLAB(type, member) { .size = sizeof(type), .link = offsetof(type, member) }
+
+void *slab_alloc(struct lockdep_slab *s);	/* zeroed, or NULL; graph lock held */
+void slab_free(struct lockdep_slab *s, void *obj);	/* graph lock held */
+
+/*
+ * Out of memory: the validator turns itself off - a failure, never silent:
+ * reported at once (a report, so --exit-code counts it) and again at exit.
+ * Graph lock held.
+ */
+void lockdep_out_of_memory(const char *what);
+/* What stopped the validator, or NULL while it runs (or was switched off on purpose). */
+const char *lockdep_stopped_reason(void);
 
 /* ---- usage states (hard-irq only: no softirq exists here) ---- */
 
@@ -131,30 +181,26 @@ enum lock_usage_bit {
 
 /* ---- classes ---- */
 
+struct lock_dep;
+
 struct lock_class {
-	_Atomic uintptr_t key;		/* key address + subclass; 0: slot free */
+	_Atomic uintptr_t key;		/* key address + subclass; 0: free */
 	_Atomic uint64_t id;		/* never reused: stale chains cannot match */
 	_Atomic uint64_t chain_id;	/* class_chain_id(id) */
 	_Atomic unsigned int usage_mask;
-	_Atomic uint32_t hash_next;
 	unsigned int subclass;
-	uint32_t after_head;		/* dependencies this -> X */
-	uint32_t before_head;		/* dependencies X -> this */
-	uint32_t free_next;
-	struct lockdep_site usage_site[LOCK_USAGE_STATES];
+	struct lock_class *_Atomic hash_next;
+	struct lock_class *free_next;
+	struct lock_dep *after_head;	/* dependencies this -> X */
+	struct lock_dep *before_head;	/* dependencies X -> this */
+	/* where each irq usage began: allocated with the first one (most classes never have any) */
+	struct lockdep_site *usage_site;
 	/* breadth-first search state, indexed by "arrived through *R only" */
-	uint32_t bfs_gen[2];
-	uint32_t bfs_parent[2];		/* dependency index + 1, LIST_END at the root */
+	uint64_t bfs_gen[2];
+	struct lock_dep *bfs_parent[2];	/* NULL at the root */
 	uint8_t bfs_parent_xr[2];
-	char name[64];
+	char name[48];
 };
-
-extern struct lock_class lock_classes[MAX_LOCKDEP_KEYS];
-
-static inline uint32_t class_idx(const struct lock_class *c)
-{
-	return (uint32_t)(c - lock_classes);
-}
 
 /*
  * Pointers to the program's memory that lockdep keeps - a class key that is
@@ -224,6 +270,9 @@ static inline struct uirq_lockdep_map *hlock_map(const struct held_lock *h)
 	return lockdep_unhide_ptr(h->instance);
 }
 
+/* Held locks a thread has room for before its stack moves to the heap (the kernel's MAX_LOCK_DEPTH). */
+#define LOCKDEP_INLINE_DEPTH	48
+
 struct lockdep_task {
 	/*
 	 * depth and recursion share one word so that the fast path's last
@@ -237,28 +286,27 @@ struct lockdep_task {
 		uint64_t depth_recursion;
 	};
 	/*
-	 * The deepest stack this thread had (never above UIRQ_MAX_LOCK_DEPTH).
-	 * 0 until the first acquisition registers the thread, so that one
-	 * compare sends the first acquisition, a new maximum and the
-	 * MAX_LOCK_DEPTH overflow to the slow path.
+	 * The deepest stack this thread had (never above cap).  0 until the
+	 * first acquisition registers the thread, so that one compare sends
+	 * the first acquisition, a new maximum and a full stack to the slow
+	 * path.
 	 */
 	unsigned int max_depth;
-	bool registered;		/* thread-exit destructor armed */
+	unsigned int cap;		/* held locks the stack has room for */
+	bool registered;		/* stack set, thread-exit destructor armed */
 	/* Chain hits not yet in the global counter: hits_base - hits_left (batched). */
 	long hits_left;
 	long hits_base;
 	/*
 	 * stack[0] is a sentinel whose chain key stays 0 (the key of an empty
-	 * stack), so the key below held_locks[i] is always stack[i].chain_key:
-	 * a lock is pushed and popped by one store to depth.
+	 * stack); the held locks are stack[1..depth], so the key below held
+	 * lock i is always stack[i].chain_key and a lock is pushed and popped
+	 * by one store to depth.  It points into inline_stack until a thread
+	 * holds more than LOCKDEP_INLINE_DEPTH locks; then it moves to memory
+	 * that doubles as needed.
 	 */
-	union {
-		struct held_lock stack[UIRQ_MAX_LOCK_DEPTH + 1];
-		struct {
-			struct held_lock sentinel;
-			struct held_lock held_locks[UIRQ_MAX_LOCK_DEPTH];
-		};
-	};
+	struct held_lock *stack;
+	struct held_lock inline_stack[LOCKDEP_INLINE_DEPTH + 1];
 };
 
 extern LOCKDEP_TLS struct lockdep_task lockdep_current;
@@ -274,6 +322,12 @@ static inline __attribute__((always_inline)) struct lockdep_task *lockdep_task(v
 
 	__asm__("" : "+r"(t));
 	return t;
+}
+
+/* Held lock i, 0 being the bottom of the stack. */
+static inline struct held_lock *held_lock_at(const struct lockdep_task *t, unsigned int i)
+{
+	return &t->stack[i + 1];
 }
 
 /* The chain key of the whole held-lock stack. */
@@ -315,6 +369,14 @@ static inline void lockdep_recursion_exit(struct lockdep_task *t)
 }
 
 void lockdep_init_once(void);
+/*
+ * The memory [mem, mem + len) that holds the lock behind map is being freed:
+ * if this thread holds that lock, report "held lock freed!" and forget it.
+ * Returns how it was held (its read value), or -1 if it was not.
+ */
+int lockdep_map_freed(const struct uirq_lockdep_map *map, const void *mem, size_t len);
+/* Take held lock i out of t's stack without a report (a forked child does not own it). */
+void lockdep_drop_held(struct lockdep_task *t, unsigned int i);
 void rpt_held_locks(const struct lockdep_task *t);
 void rpt_lock_name(const struct lock_class *class);	/* "(name/1)" */
 void rpt_lock_name_bare(const struct lock_class *class);	/* "name/1", in scenarios */
@@ -347,23 +409,29 @@ static inline uint64_t iterate_chain_key(uint64_t prev, uint64_t chain_id, unsig
 	return (uint64_t)m ^ (uint64_t)(m >> 64);
 }
 
-extern _Atomic uint64_t chain_table[CHAIN_HASH_SIZE];
-
-/* The low bits of the key are as well mixed as the high ones (the fold brings them down). */
-static inline unsigned int chain_slot(uint64_t key)
-{
-	return (unsigned int)key & (CHAIN_HASH_SIZE - 1);
-}
+/*
+ * The chain cache: an open-addressing set of 64-bit keys, read without any
+ * lock.  It grows (the new table is published whole; an old one is never
+ * unmapped, a reader may still be in it) and, at its largest, is cleared.
+ */
+struct chain_cache {
+	uint64_t mask;			/* slots - 1 */
+	_Atomic uint64_t slots[];
+};
+extern struct chain_cache *_Atomic chain_cache;
 
 /*
- * Lock-free: a miss (even a false one, while the table is being cleared) only
- * costs a validation.  0 marks a free slot, so the (2^-64) key 0 is never
- * found, nor cached: such a chain is validated every time.
+ * Lock-free: a miss (even a false one, in a table being replaced or cleared)
+ * only costs a validation.  0 marks a free slot, so the (2^-64) key 0 is
+ * never found, nor cached: such a chain is validated every time.  The low
+ * bits of a key are as well mixed as the high ones (the fold brings them down).
  */
 static inline bool lookup_chain_cache(uint64_t key)
 {
-	for (unsigned int i = chain_slot(key); ; i = (i + 1) & (CHAIN_HASH_SIZE - 1)) {
-		uint64_t v = atomic_load_explicit(&chain_table[i], memory_order_relaxed);
+	const struct chain_cache *c = atomic_load_explicit(&chain_cache, memory_order_acquire);
+
+	for (uint64_t i = key & c->mask; ; i = (i + 1) & c->mask) {
+		uint64_t v = atomic_load_explicit(&c->slots[i], memory_order_relaxed);
 
 		if (!v)
 			return false;
@@ -377,27 +445,24 @@ unsigned long nr_lock_chains(void);
 /* ---- dependency graph (lockdep_graph.c) ---- */
 
 struct lock_dep {
-	uint32_t from, to;			/* class indices */
-	uint32_t after_next, after_prev;	/* links in from's after list */
-	uint32_t before_next, before_prev;	/* links in to's before list */
-	uint32_t free_next;
+	struct lock_class *from, *to;
+	struct lock_dep *after_next, *after_prev;	/* in from's after list */
+	struct lock_dep *before_next, *before_prev;	/* in to's before list */
 	uint8_t dep;				/* DEP_*_MASK bits seen */
 	struct lockdep_site site;		/* where "to" was taken */
 	struct lockdep_site prev_site;		/* where "from" had been taken */
 	struct lockdep_trace trace;		/* when site.file is NULL */
 };
 
-extern struct lock_dep lock_deps[MAX_LOCKDEP_ENTRIES];
-
 enum bfs_dir { BFS_FORWARDS, BFS_BACKWARDS };
 
-/* A path found by the search: path[0] leaves the root, path[len-1] reaches the match. */
+/* A path found by the search: deps[0] leaves the root, deps[len-1] reaches the match. */
 #define MAX_BFS_PATH 64
 struct bfs_path {
 	struct lock_class *match;
 	bool match_xr;
 	unsigned int len;
-	uint32_t deps[MAX_BFS_PATH];
+	struct lock_dep *deps[MAX_BFS_PATH];
 };
 
 typedef bool (*bfs_match_fn)(struct lock_class *class, bool only_xr, void *data);
@@ -407,8 +472,8 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 		 bfs_match_fn match, void *data, struct bfs_path *path);
 /* Add the dependencies of a newly acquired lock to the ones below it (graph lock held). */
 void check_prevs_add(struct lockdep_task *t, struct held_lock *next);
-/* Report a same-class acquisition (graph lock held). */
-void check_deadlock(struct lockdep_task *t, struct held_lock *next);
+/* Report a same-class acquisition (graph lock held); true if it is one (then nothing more is checked). */
+bool check_deadlock(struct lockdep_task *t, struct held_lock *next);
 void zap_class_deps(struct lock_class *class);
 unsigned long nr_lock_deps(void);
 void rpt_dep_path(const struct lock_class *root, const struct bfs_path *path, enum bfs_dir dir);
@@ -419,14 +484,19 @@ void rpt_dep_site(const struct lock_dep *d);
 void mark_usage_slow(struct lockdep_task *t, struct held_lock *hlock, unsigned int needed);
 
 /* The usage bits an acquisition with HL_* flags f implies. */
-#define LOCKDEP_NEEDED(f)							\
-	(LOCKF(LOCK_USED) |							\
-	 (((f) & HL_READ_MASK) ? LOCKF(LOCK_USED_READ) : 0) |			\
-	 /* a trylock in an irq cannot deadlock against the interrupted code */	\
+#ifdef UIRQ_LOCKDEP_PRELOAD
+/* No hard-irq context in a pthread program: no irq usage to track, so none is recorded. */
+#define LOCKDEP_NEEDED_IRQ(f)	0
+#else
+#define LOCKDEP_NEEDED_IRQ(f)							\
+	(/* a trylock in an irq cannot deadlock against the interrupted code */	\
 	 (!((f) & HL_TRYLOCK) && ((f) & HL_IRQ_CONTEXT) ?			\
 	  LOCKF(((f) & HL_READ_MASK) ? LOCK_USED_IN_HARDIRQ_READ : LOCK_USED_IN_HARDIRQ) : 0) | \
 	 (!((f) & HL_HARDIRQS_OFF) ?						\
 	  LOCKF(((f) & HL_READ_MASK) ? LOCK_ENABLED_HARDIRQ_READ : LOCK_ENABLED_HARDIRQ) : 0))
+#endif
+#define LOCKDEP_NEEDED(f)							\
+	(LOCKF(LOCK_USED) | (((f) & HL_READ_MASK) ? LOCKF(LOCK_USED_READ) : 0) | LOCKDEP_NEEDED_IRQ(f))
 #define LOCKDEP_NEEDED4(f)	LOCKDEP_NEEDED(f), LOCKDEP_NEEDED((f) + 1),	\
 				LOCKDEP_NEEDED((f) + 2), LOCKDEP_NEEDED((f) + 3)
 #define LOCKDEP_NEEDED16(f)	LOCKDEP_NEEDED4(f), LOCKDEP_NEEDED4((f) + 4),	\
@@ -446,6 +516,7 @@ static inline void mark_usage(struct lockdep_task *t, struct held_lock *hlock)
 /* New dependency prev -> next: hard-irq safe -> unsafe check (graph lock held). */
 void check_irq_usage(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next);
 void lockdep_irq_init(void);
+void free_usage_sites(struct lock_class *class);	/* graph lock held */
 const char *usage_str(unsigned int bit);
 void get_usage_chars(const struct lock_class *class, char out[3]);
 
@@ -523,7 +594,7 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	atomic_signal_fence(memory_order_seq_cst);
 	depth = t->depth;
 	class = __atomic_load_n((struct lock_class **)&map->class_cache, __ATOMIC_ACQUIRE);
-	/* depth < max_depth: registered, no new maximum, and below UIRQ_MAX_LOCK_DEPTH */
+	/* depth < max_depth: registered, no new maximum, and room on the stack */
 	if (unlikely(depth >= t->max_depth || subclass != 0 || (unsigned int)read > 2 || !class ||
 		     /* a class zapped with its key may have been recycled: check it is still ours */
 		     atomic_load_explicit(&class->key, memory_order_relaxed) != map_class_key(map, 0)))

@@ -10,6 +10,22 @@
 
 #include "uirq/context.h"
 
+/* The sites of a class's irq usages, one slab object per class that has any. */
+struct usage_sites {
+	struct lockdep_site site[LOCK_USED];
+	void *free_next;
+};
+static struct lockdep_slab usage_site_slab = LOCKDEP_SLAB(struct usage_sites, free_next);
+/* Some class was taken in hard-irq context, ever: only then can a dependency be irq-unsafe. */
+static atomic_bool irq_safe_seen;
+
+void free_usage_sites(struct lock_class *c)
+{
+	if (c->usage_site)
+		slab_free(&usage_site_slab, c->usage_site);
+	c->usage_site = NULL;
+}
+
 static const char *const usage_names[LOCK_USAGE_STATES] = {
 	[LOCK_USED_IN_HARDIRQ] = "IN-HARDIRQ-W",
 	[LOCK_USED_IN_HARDIRQ_READ] = "IN-HARDIRQ-R",
@@ -83,8 +99,10 @@ static bool usage_accumulate(struct lock_class *c, bool only_xr, void *data)
 
 static void rpt_usage_site(const struct lock_class *c, unsigned int bit)
 {
+	static const struct lockdep_site unknown;
+
 	rpt("  ");
-	rpt_site(&c->usage_site[bit]);
+	rpt_site(c->usage_site && bit < LOCK_USED ? &c->usage_site[bit] : &unknown);
 	rpt("\n");
 }
 
@@ -174,9 +192,9 @@ static void print_irq_inversion_bug(struct lockdep_task *t, struct held_lock *th
 		return;
 	/* the lock next to the root on the path: the one the scenario takes in between */
 	if (path->len) {
-		const struct lock_dep *d = &lock_deps[path->deps[0] - 1];
+		const struct lock_dep *d = path->deps[0];
 
-		middle = &lock_classes[forwards ? d->to : d->from];
+		middle = forwards ? d->to : d->from;
 	}
 	report_headline(true, "WARNING: possible irq lock inversion dependency detected");
 	rpt_task();
@@ -254,7 +272,16 @@ static void mark_lock(struct lockdep_task *t, struct held_lock *this, unsigned i
 
 	if (atomic_load_explicit(&c->usage_mask, memory_order_relaxed) & LOCKF(bit))
 		return;
-	c->usage_site[bit] = *site;
+	/* only the irq usages' sites are ever printed */
+	if (bit < LOCK_USED) {
+		if (!c->usage_site && !(c->usage_site = slab_alloc(&usage_site_slab))) {
+			lockdep_out_of_memory("irq usage sites");
+			return;
+		}
+		c->usage_site[bit] = *site;
+		if (bit == LOCK_USED_IN_HARDIRQ || bit == LOCK_USED_IN_HARDIRQ_READ)
+			atomic_store_explicit(&irq_safe_seen, true, memory_order_relaxed);
+	}
 	atomic_fetch_or_explicit(&c->usage_mask, LOCKF(bit), memory_order_release);
 	if (bit < LOCK_USED)
 		mark_lock_irq(t, this, bit);
@@ -325,6 +352,9 @@ void check_irq_usage(struct lockdep_task *t, struct held_lock *prev, struct held
 	unsigned int bit1 = 0, bit2 = 0;
 	bool found = false;
 
+	/* no lock was ever taken in hard-irq context: nothing can be irq-safe (saves a search) */
+	if (!atomic_load_explicit(&irq_safe_seen, memory_order_relaxed))
+		return;
 	/* 1: every irq-safe usage that reaches prev */
 	lockdep_bfs(prev->class, prev->read != 0, BFS_BACKWARDS, usage_accumulate, &usage, &bpath);
 	usage &= LOCKF_USED_IN_IRQ_ALL;
@@ -369,7 +399,7 @@ static void lockdep_hardirqs_on(unsigned long ip)
 	if (!lockdep_recursion_enter(t))
 		return;
 	for (unsigned int i = 0; i < t->depth; i++) {
-		struct held_lock *h = &t->held_locks[i];
+		struct held_lock *h = held_lock_at(t, i);
 		unsigned int bit = h->read ? LOCK_ENABLED_HARDIRQ_READ : LOCK_ENABLED_HARDIRQ;
 
 		if (atomic_load_explicit(&h->class->usage_mask, memory_order_acquire) & LOCKF(bit))

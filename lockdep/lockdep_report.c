@@ -16,40 +16,75 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* ---- graph lock: a three-state futex lock (0 free, 1 taken, 2 contended) ---- */
-
-static _Atomic int graph_lock_word;
+/* ---- lockdep's own locks: a three-state futex lock (0 free, 1 taken, 2 contended) ---- */
 
 static void futex(_Atomic int *word, int op, int val)
 {
 	syscall(SYS_futex, (int *)word, op, val, NULL, NULL, 0);
 }
 
-void graph_lock(void)
+void raw_futex_lock(struct raw_futex *l)
 {
 	int c = 0;
 
-	if (atomic_compare_exchange_strong_explicit(&graph_lock_word, &c, 1,
+	if (atomic_compare_exchange_strong_explicit(&l->word, &c, 1,
 						    memory_order_acquire, memory_order_relaxed))
 		return;
 	if (c != 2)
-		c = atomic_exchange_explicit(&graph_lock_word, 2, memory_order_acquire);
+		c = atomic_exchange_explicit(&l->word, 2, memory_order_acquire);
 	while (c != 0) {
-		futex(&graph_lock_word, FUTEX_WAIT_PRIVATE, 2);
-		c = atomic_exchange_explicit(&graph_lock_word, 2, memory_order_acquire);
+		futex(&l->word, FUTEX_WAIT_PRIVATE, 2);
+		c = atomic_exchange_explicit(&l->word, 2, memory_order_acquire);
 	}
+}
+
+void raw_futex_unlock(struct raw_futex *l)
+{
+	if (atomic_exchange_explicit(&l->word, 0, memory_order_release) == 2)
+		futex(&l->word, FUTEX_WAKE_PRIVATE, 1);
+}
+
+static struct raw_futex graph_lock_word;
+
+void graph_lock(void)
+{
+	raw_futex_lock(&graph_lock_word);
 }
 
 void graph_unlock(void)
 {
-	if (atomic_exchange_explicit(&graph_lock_word, 0, memory_order_release) == 2)
-		futex(&graph_lock_word, FUTEX_WAKE_PRIVATE, 1);
+	raw_futex_unlock(&graph_lock_word);
 }
 
 void graph_lock_atfork_child(void)
 {
 	/* Only the forking thread survives, and it took the lock in prepare. */
-	atomic_store_explicit(&graph_lock_word, 0, memory_order_release);
+	atomic_store_explicit(&graph_lock_word.word, 0, memory_order_release);
+}
+
+/* ---- report kinds ---- */
+
+static const char *const kind_names[UIRQ_REPORT_NR_KINDS] = {
+	[UIRQ_REPORT_CIRCULAR] = "circular",
+	[UIRQ_REPORT_RECURSIVE] = "recursive",
+	[UIRQ_REPORT_INCONSISTENT] = "inconsistent",
+	[UIRQ_REPORT_SAFE_TO_UNSAFE] = "safe_to_unsafe",
+	[UIRQ_REPORT_IRQ_INVERSION] = "irq_inversion",
+	[UIRQ_REPORT_BAD_UNLOCK] = "bad_unlock",
+	[UIRQ_REPORT_HELD_FREED] = "held_freed",
+	[UIRQ_REPORT_HELD_AT_EXIT] = "held_at_exit",
+	[UIRQ_REPORT_ASSERT] = "assert",
+	[UIRQ_REPORT_SLEEP_INVALID] = "sleep_invalid",
+	[UIRQ_REPORT_RESOURCES] = "out_of_memory",
+	[UIRQ_REPORT_DESTROYED] = "destroyed",
+	[UIRQ_REPORT_COND] = "cond",
+};
+
+const char *uirq_lockdep_kind_name(int kind)
+{
+	if (kind < 0 || kind >= UIRQ_REPORT_NR_KINDS || !kind_names[kind])
+		return "unknown";
+	return kind_names[kind];
 }
 
 /* ---- delivery state ---- */
@@ -358,7 +393,7 @@ void rpt_held_locks(const struct lockdep_task *t)
 	rpt(":\n");
 	for (unsigned int i = 0; i < t->depth; i++) {
 		rpt(" #%u: ", i);
-		rpt_held_lock(&t->held_locks[i]);
+		rpt_held_lock(held_lock_at(t, i));
 	}
 }
 

@@ -182,13 +182,23 @@ static int add_preload(const char *lib)
 	return ret;
 }
 
-/* --log is relative to where the user typed it, not to where the program chdir()s. */
+/*
+ * --log is relative to where the user typed it, not to where the program
+ * chdir()s; a file that cannot be opened is an error here, before the
+ * program runs, not a surprise in its output.
+ */
 static int set_log(const char *file)
 {
 	char *abs = NULL;
 	char cwd[PATH_MAX];
-	int ret;
+	int ret, fd;
 
+	fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "%s: --log %s: %s\n", prog_name, file, strerror(errno));
+		return -1;
+	}
+	close(fd);
 	if (file[0] != '/' && getcwd(cwd, sizeof(cwd))) {
 		if (asprintf(&abs, "%s/%s", cwd, file) < 0)
 			return -1;
@@ -264,10 +274,8 @@ int main(int argc, char **argv)
 			setenv("UIRQ_LOCKDEP_CLASSES", optarg, 1);
 			break;
 		case OPT_LOG:
-			if (set_log(optarg) != 0) {
-				perror(prog_name);
+			if (set_log(optarg) != 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case OPT_HELP:
 			usage(stdout);

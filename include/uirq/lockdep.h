@@ -27,7 +27,6 @@
 extern "C" {
 #endif
 
-#define UIRQ_MAX_LOCK_DEPTH		48
 #define UIRQ_MAX_LOCKDEP_SUBCLASSES	8
 
 /* A class key: only its address matters; one byte per subclass. */
@@ -62,12 +61,16 @@ enum uirq_lockdep_report_kind {
 	UIRQ_REPORT_BAD_UNLOCK,		/* bad unlock balance detected! */
 	UIRQ_REPORT_HELD_FREED,		/* held lock freed! */
 	UIRQ_REPORT_HELD_AT_EXIT,	/* NAME/TID still has locks held! */
-	UIRQ_REPORT_MAX_DEPTH,		/* BUG: MAX_LOCK_DEPTH too low! (validator turns off) */
 	UIRQ_REPORT_ASSERT,		/* a lockdep_assert_*() failed */
 	UIRQ_REPORT_SLEEP_INVALID,	/* BUG: sleeping function called from invalid context */
-	UIRQ_REPORT_RESOURCES,		/* a fixed table is full (validator turns off) */
+	UIRQ_REPORT_RESOURCES,		/* out of memory: the validator turns off */
+	UIRQ_REPORT_DESTROYED,		/* use of destroyed lock detected! */
+	UIRQ_REPORT_COND,		/* a condition variable waited on without its mutex, or with two */
 	UIRQ_REPORT_NR_KINDS
 };
+
+/* A report kind's short name ("circular", "bad_unlock", ...), as summaries and JSON print it. */
+const char *uirq_lockdep_kind_name(int kind);
 
 /* One report as handed to a report handler; valid only during the call. */
 struct uirq_lockdep_report {

@@ -6,9 +6,11 @@
  *
  * Recursive and error-checking mutexes track their owner here: a recursive
  * relock is legal and invisible to lockdep (only the outermost lock and
- * unlock are annotated); an error-checking relock or foreign unlock is left
- * to the real call, which fails with EDEADLK or EPERM - the program asked for
- * that check and gets its answer, so it is not reported twice.
+ * unlock are annotated); an error-checking relock is left to the real call,
+ * which fails with EDEADLK - the program asked for that check and gets its
+ * answer.  An unlock by a thread that does not own the mutex (one unlock too
+ * many, or another thread's mutex) is reported as a bad unlock for every
+ * type: few programs look at what pthread_mutex_unlock() returns.
  */
 #include "preload.h"
 
@@ -148,8 +150,11 @@ static __attribute__((noinline)) void unlock_slow(pthread_mutex_t *m, unsigned l
 	if (unlikely(!r))
 		return;
 	if (r->mtype != MTYPE_NORMAL) {
-		if (atomic_load_explicit(&r->owner, memory_order_relaxed) != SELF)
-			return;		/* EPERM, the program's own check */
+		if (atomic_load_explicit(&r->owner, memory_order_relaxed) != SELF) {
+			/* not held by this thread, so not on its stack: lockdep reports the bad unlock */
+			uirq_lock_release(&r->map, ip, NULL, 0);
+			return;
+		}
 		if (r->depth > 1) {
 			r->depth--;
 			return;
@@ -181,7 +186,7 @@ PRELOAD_EXPORT int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread
 	int ret = REAL(mutex_init)(m, attr);
 
 	if (ret == 0 && preload_active())
-		rec_lookup_slow(m, REC_MUTEX, ip, true);
+		rec_init(m, REC_MUTEX, ip, false);
 	return ret;
 }
 
@@ -192,9 +197,8 @@ PRELOAD_EXPORT int pthread_mutex_destroy(pthread_mutex_t *m)
 
 	if (unlikely(!preload_active()))
 		return REAL(mutex_destroy)(m);
-	r = rec_find(m);
-	held = rec_destroy_begin(r);
+	r = rec_destroy_begin(m, REC_MUTEX, &held);
 	ret = REAL(mutex_destroy)(m);
-	rec_destroy_end(r, held, ret, CALLER_IP);
+	rec_destroy_end(r, m, held, ret, CALLER_IP);
 	return ret;
 }

@@ -1,71 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
  * The module's set-up from the environment (the runner's flags arrive this
- * way), the report log, and the exit status override:
+ * way):
  *   UIRQ_LOCKDEP=0             validator off: every call passes straight through
  *   UIRQ_LOCKDEP_FATAL=1       abort after the first report
  *   UIRQ_LOCKDEP_EXIT_CODE=N   exit with N if anything was reported
  *   UIRQ_LOCKDEP_CLASSES=site  one class per pthread_*_init call site
  *   UIRQ_LOCKDEP_LOG=FILE      append reports to FILE instead of stderr
+ * and what a forked child must know.
  */
 #include "preload.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 enum class_mode preload_classes = CLASSES_INSTANCE;
 PRELOAD_TLS char preload_self;
-
-static int exit_code = -1;
-static int log_fd = -1;
+int preload_exit_code = -1;
 /* Reports emitted before this process began (a forked child inherits the parent's count). */
-static unsigned long reports_before;
+unsigned long preload_reports_before;
 
 void preload_msg(const char *s)
 {
-	size_t len = strlen(s);
-
-	while (len) {
-		ssize_t n = write(STDERR_FILENO, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		s += n;
-		len -= (size_t)n;
-	}
-}
-
-static unsigned long reports_now(void)
-{
-	struct uirq_lockdep_stats st;
-
-	uirq_lockdep_get_stats(&st);
-	return st.reports;
-}
-
-/* Runs with lockdep's graph lock held: one unbuffered write, nothing else. */
-static void log_report(const struct uirq_lockdep_report *rep, void *arg)
-{
-	const char *s = rep->text;
-	size_t len = strlen(s);
-
-	(void)arg;
-	while (len) {
-		ssize_t n = write(log_fd, s, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		s += n;
-		len -= (size_t)n;
-	}
+	preload_write(STDERR_FILENO, s, strlen(s));
 }
 
 static bool env_on(const char *name)
@@ -75,17 +34,20 @@ static bool env_on(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
-/* The status to exit with instead of the program's own, or -1. */
-static int override_status(void)
-{
-	if (exit_code < 0)
-		return -1;
-	return reports_now() > reports_before ? exit_code : -1;
-}
-
+/*
+ * The child is a copy of the forking thread: it holds a copy of every
+ * process-private lock that thread held (and may unlock it), but a
+ * process-shared lock is one lock in both processes, and the parent holds
+ * it: the child waiting for it waits for the parent, which is no deadlock.
+ */
 static void forked_child(void)
 {
-	reports_before = reports_now();
+	struct lockdep_task *t = &lockdep_current;
+
+	preload_reports_before = preload_reports_now();
+	for (unsigned int i = t->depth; i-- > 0;)
+		if (hlock_rec(held_lock_at(t, i))->flags & REC_PSHARED)
+			lockdep_drop_held(t, i);
 }
 
 __attribute__((constructor)) static void preload_setup(void)
@@ -112,53 +74,8 @@ __attribute__((constructor)) static void preload_setup(void)
 		if (*end || n < 0 || n > 255)
 			preload_msg("uirq-lockdep: UIRQ_LOCKDEP_EXIT_CODE must be 0..255; ignored\n");
 		else
-			exit_code = (int)n;
+			preload_exit_code = (int)n;
 	}
-	v = getenv("UIRQ_LOCKDEP_LOG");
-	if (v && *v) {
-		log_fd = open(v, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
-			preload_msg("uirq-lockdep: cannot open UIRQ_LOCKDEP_LOG; reporting to stderr\n");
-		} else {
-			/* Keep it away from the descriptors the program counts on. */
-			int high = fcntl(log_fd, F_DUPFD_CLOEXEC, 100);
-
-			if (high >= 0) {
-				close(log_fd);
-				log_fd = high;
-			}
-			uirq_lockdep_set_report_handler(log_report, NULL);
-		}
-	}
+	preload_output_setup(getenv("UIRQ_LOCKDEP_LOG"));
 	pthread_atfork(NULL, NULL, forked_child);
-}
-
-/*
- * Last of the exit path: run by _dl_fini after the program's own
- * destructors, so reports from atexit handlers and destructors count.
- * stdio has not been flushed yet at this point; flush it, then leave.
- */
-__attribute__((destructor)) static void preload_teardown(void)
-{
-	int status = override_status();
-
-	if (status >= 0) {
-		fflush(NULL);
-		REAL(exit_)(status);
-	}
-}
-
-/* A program leaving with _exit() skips the destructor; catch it here. */
-PRELOAD_EXPORT void _exit(int status)
-{
-	int override = override_status();
-
-	REAL(exit_)(override >= 0 ? override : status);
-}
-
-PRELOAD_EXPORT void _Exit(int status)
-{
-	int override = override_status();
-
-	REAL(Exit_)(override >= 0 ? override : status);
 }

@@ -70,6 +70,10 @@ struct real_fns {
 
 	void (*exit_)(int) __attribute__((noreturn));
 	void (*Exit_)(int) __attribute__((noreturn));
+
+	void (*free)(void *);
+	void *(*realloc)(void *, size_t);
+	size_t (*malloc_usable_size)(void *);
 };
 
 extern struct real_fns preload_real;
@@ -77,6 +81,8 @@ extern atomic_bool preload_resolved;
 
 /* Resolve every real function (idempotent; the constructor calls it first). */
 void preload_resolve(void);
+/* free() may look at the blocks it frees: malloc_usable_size() belongs to the same allocator. */
+extern bool preload_free_checks;
 
 /*
  * The real function NAME: one plain load.  Until resolved it is a stub that
@@ -89,119 +95,218 @@ void preload_resolve(void);
 /* ---- per-lock records (table.c, record.c) ---- */
 enum rec_kind { REC_MUTEX = 1, REC_RWLOCK, REC_SPIN };
 enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD };
-enum rec_mtype { MTYPE_NORMAL = 0, MTYPE_RECURSIVE, MTYPE_ERRORCHECK };
+/* What the lock's type changes for lockdep; mutex types first (their glibc numbers don't matter). */
+enum rec_mtype {
+	MTYPE_NORMAL = 0,
+	MTYPE_RECURSIVE,	/* owner and depth kept here; relocking is legal */
+	MTYPE_ERRORCHECK,	/* owner kept here */
+	MTYPE_RW_WRITER_FIRST,	/* rwlock whose waiting writers block new readers: reads are not recursive */
+};
+/* rec_flags: nothing set is the fast paths' case. */
+#define REC_NO_MARKER	1u	/* robust, process-shared or spin: no identity marker in the lock */
+#define REC_PSHARED	2u	/* process-shared: a forked child does not own it */
 
 /*
- * One lock address.  A slot belongs to its address for the life of the
- * process (lock-free tables cannot safely recycle slots), but the identity
- * in it - key, class, name - is rebuilt whenever the lock is destroyed or
- * re-initialised, so reused memory starts clean.
+ * One live lock.  Records are created at a lock's first acquisition (never
+ * at init: creating and destroying a lock that is never taken costs almost
+ * nothing), found through the address index, and recycled when the lock's
+ * memory is freed.  They come from slabs that are never unmapped, so a
+ * pointer to one (from a held-lock entry) is always safe to read.
+ *
+ * The identity - ident, key, class, name - is rebuilt whenever the memory
+ * turns out to hold a new lock: re-initialised (pthread_*_init or a static
+ * initializer over it, seen through the marker), reused as another lock
+ * type, or destroyed and initialised again.
  */
 struct lock_rec {
-	_Atomic uintptr_t addr;		/* 0: free slot */
+	_Atomic uintptr_t addr;		/* the lock's address */
 	union {
 		struct {
 			atomic_int state;	/* enum rec_state */
 			uint8_t kind;		/* enum rec_kind; written atomically (see tag) */
-			uint8_t mtype;		/* enum rec_mtype, mutexes only; idem */
-			uint8_t tag_zero[2];	/* never written: 0 */
+			uint8_t mtype;		/* enum rec_mtype; idem */
+			uint8_t flags;		/* REC_*; idem */
+			uint8_t tag_zero;	/* never written: 0 */
 		};
-		/* state, kind and mtype in one word: the fast paths' single compare (REC_TAG) */
+		/* state, kind, mtype and flags in one word: the fast paths' single compare (REC_TAG) */
 		uint64_t tag;
 	};
-	bool own_key;			/* key below is registered (instance class) */
+	/*
+	 * This identity's marker, also written into the lock's memory (a field
+	 * glibc leaves unused for this lock type): initialising the lock again
+	 * zeroes it there, so the next acquisition sees a new lock.
+	 */
+	uint64_t ident;
 	/* Owner and depth: recursive and error-checking mutexes only; written by the holder. */
 	_Atomic uintptr_t owner;
 	unsigned int depth;
+	unsigned long site;		/* init call site if known, else first acquisition */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
-	char name[48];
-} __attribute__((aligned(64)));
+	struct lock_rec *free_next;
+	char name[24];			/* "rwlock@0x7ffd1234abcd" */
+};
 
-/* The tag of a live record of this kind that the fast paths handle: not a recursive/error-checking mutex. */
-#define REC_TAG(kind)	((uint64_t)REC_LIVE | (uint64_t)(kind) << 32 | (uint64_t)MTYPE_NORMAL << 40)
+/* The tag of a live record of this kind that the fast paths handle. */
+#define REC_TAG(kind)	((uint64_t)REC_LIVE | (uint64_t)(kind) << 32)
+/* What the unlock fast path needs of it: live, this kind, no owner kept (the flags do not matter). */
+#define REC_TAG_UNLOCK	0x0000ffffffffffffull
 
 static inline uint64_t rec_tag(const struct lock_rec *r)
 {
 	return __atomic_load_n(&r->tag, __ATOMIC_ACQUIRE);
 }
 
-/* The record for lock, created on first use; NULL when the lock goes untracked. */
-struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long ip, bool reinit);
-/* Find or claim the slot of addr in the table (NULL if the table is full). */
-struct lock_rec *table_slot(uintptr_t addr, bool create);
-/* The record of lock if it has a live one, never creating it (destroy). */
-struct lock_rec *rec_find(void *lock);
-/* About to re-initialise: "held lock freed!" if the caller holds it. */
-void rec_check_freed(struct lock_rec *r);
-/* About to destroy r (may be NULL): report if held; returns how it was held (-1: not). */
-int rec_destroy_begin(struct lock_rec *r);
-/* Destroyed with result ret: the identity dies on success, a refused destroy keeps the hold. */
-void rec_destroy_end(struct lock_rec *r, int held, int ret, unsigned long ip);
-/* A record for the key of an init call site (site mode); NULL if the table is full. */
-struct site_rec *site_get(unsigned long ip, enum rec_kind kind);
+/* A marker that says "destroyed": ident with the top bit set. */
+#define MARK_DESTROYED	(1ull << 63)
+
+/*
+ * Where the marker lives: glibc's pthread_mutex_t keeps __data.__list for
+ * robust mutexes only, and pthread_rwlock_t has __data.__pad2 unused;
+ * pthread_*_init and the static initializers zero both.  No room in a
+ * pthread_spinlock_t.
+ */
+#ifdef __GLIBC__
+static inline _Atomic uint64_t *rec_marker(void *lock, enum rec_kind kind)
+{
+	if (kind == REC_MUTEX)
+		return (_Atomic uint64_t *)(void *)&((pthread_mutex_t *)lock)->__data.__list.__next;
+	if (kind == REC_RWLOCK)
+		return (_Atomic uint64_t *)(void *)&((pthread_rwlock_t *)lock)->__data.__pad2;
+	return NULL;
+}
+
+/* A mutex's init call site, kept next to its marker until the first acquisition. */
+static inline _Atomic uint64_t *mutex_init_site(pthread_mutex_t *m)
+{
+	return (_Atomic uint64_t *)(void *)&m->__data.__list.__prev;
+}
+#else
+static inline _Atomic uint64_t *rec_marker(void *lock, enum rec_kind kind)
+{
+	(void)lock;
+	(void)kind;
+	return NULL;
+}
+#endif
+
+static inline bool rec_marked(const struct lock_rec *r, void *lock, enum rec_kind kind)
+{
+	return atomic_load_explicit(rec_marker(lock, kind), memory_order_relaxed) == r->ident;
+}
+
+/* ---- the address index (table.c): lock address -> record ---- */
+struct rec_slot {
+	_Atomic uintptr_t addr;		/* 0: never used; REC_SLOT_GONE: removed */
+	struct lock_rec *rec;		/* written before addr, never changed after */
+};
+#define REC_SLOT_GONE	((uintptr_t)1)
+
+struct rec_index {
+	uint64_t mask;			/* slots - 1 */
+	struct rec_slot slots[];
+};
+extern struct rec_index *_Atomic rec_index;
 
 static inline uint64_t preload_hash(uintptr_t a)
 {
-	return (uint64_t)(a >> 2) * 0x9E3779B97F4A7C15ull;
+	uint64_t h = (uint64_t)(a >> 3) * 0x9E3779B97F4A7C15ull;
+
+	return h ^ (h >> 29);
 }
 
-extern _Atomic(struct lock_rec *) preload_table;
-#define TABLE_BITS	20
-#define TABLE_SIZE	(1u << TABLE_BITS)
+/* The record for address a, or NULL: lock-free, one multiply and (nearly always) one probe. */
+static ALWAYS_INLINE struct lock_rec *rec_index_find(uintptr_t a)
+{
+	const struct rec_index *ix = atomic_load_explicit(&rec_index, memory_order_acquire);
 
-/* The live record for lock: one multiply and (nearly always) one probe. */
+	for (uint64_t i = preload_hash(a) & ix->mask; ; i = (i + 1) & ix->mask) {
+		uintptr_t cur = atomic_load_explicit(&ix->slots[i].addr, memory_order_acquire);
+
+		if (cur == a) {
+			struct lock_rec *r = __atomic_load_n(&ix->slots[i].rec, __ATOMIC_RELAXED);
+
+			/*
+			 * NULL: the table was retired under our feet.  A record
+			 * recycled for another lock meanwhile is not ours.
+			 */
+			return likely(r && atomic_load_explicit(&r->addr, memory_order_relaxed) == a) ? r : NULL;
+		}
+		if (cur == 0)
+			return NULL;
+	}
+}
+
+/* Writers (table lock held): */
+void rec_table_lock(void);
+void rec_table_unlock(void);
+struct lock_rec *rec_alloc(uintptr_t addr);	/* indexed; NULL when out of memory */
+void rec_release(struct lock_rec *r);		/* out of the index, back to the slab */
+/* Every record whose lock starts in [from, to), by callback (table lock held). */
+void rec_for_range(uintptr_t from, uintptr_t to, void (*fn)(struct lock_rec *r, void *arg), void *arg);
+/* ---- the line bitmap (lines.c) ---- */
+void rec_mark_line(uintptr_t a);
+void rec_clear_line(uintptr_t a);
+/* Call fn on every marked line that [from, to) touches; stops when fn returns true. */
+bool rec_for_marked_lines(uintptr_t from, uintptr_t to, bool (*fn)(uintptr_t line, void *arg), void *arg);
+/* Could [p, p + len) hold a lock?  Lock-free, false nearly always for memory without locks. */
+bool rec_range_maybe(uintptr_t p, size_t len);
+/* Quick first test for rec_range_maybe: is there any lock in p's region at all? */
+bool rec_region_maybe(uintptr_t p);
+
+/* ---- identities (record.c) ---- */
+
+/*
+ * The live record for lock as this kind, built or rebuilt as needed; NULL:
+ * the lock goes unannotated (out of memory, a signal handler interrupting
+ * the table's writer, a destroyed lock - reported).  ip names the
+ * acquisition or unlock for reports.
+ */
+struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long ip);
+/* pthread_*_init succeeded: a new lock at lock (init_site: its caller). */
+void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool pshared);
+/* About to destroy: the record if live, "held lock freed!" if the caller holds it (*held: how, or -1). */
+struct lock_rec *rec_destroy_begin(void *lock, enum rec_kind kind, int *held);
+/* Destroyed with result ret: the identity dies on success, a refused destroy keeps the hold. */
+void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned long ip);
+/* A record for the key of an init call site (site mode); NULL if the table is full. */
+struct site_rec *site_get(unsigned long ip, enum rec_kind kind);
+/* The memory [p, p + len) is being freed: its locks die ("held lock freed!" if one is locked). */
+void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
+/* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
+bool rec_is_marked(const struct lock_rec *r, void *lock);
+
+/* ---- reports only the preload library makes (report.c) ---- */
+void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip);
+/* r's lock is being destroyed (len 0) or its memory freed: report if another thread holds it. */
+void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len);
+/* lockdep_out_of_memory() from outside the engine. */
+void preload_out_of_memory(const char *what);
+
+/*
+ * The live record for lock (of this kind, marker matching where there is
+ * one), whatever its type; NULL only from rec_lookup_slow.
+ */
 static ALWAYS_INLINE struct lock_rec *rec_get(void *lock, enum rec_kind kind, unsigned long ip)
 {
-	uintptr_t a = (uintptr_t)lock;
-	struct lock_rec *tab = atomic_load_explicit(&preload_table, memory_order_acquire);
+	struct lock_rec *r = rec_index_find((uintptr_t)lock);
 
-	if (likely(tab != NULL)) {
-		uint32_t i = (uint32_t)(preload_hash(a) >> (64 - TABLE_BITS));
-
-		for (;;) {
-			struct lock_rec *r = &tab[i];
-			uintptr_t cur = atomic_load_explicit(&r->addr, memory_order_acquire);
-
-			if (cur == a) {
-				if (likely(atomic_load_explicit(&r->state, memory_order_acquire) == REC_LIVE &&
-					   r->kind == kind))
-					return r;
-				break;
-			}
-			if (cur == 0)
-				break;
-			i = (i + 1) & (TABLE_SIZE - 1);
-		}
-	}
-	return rec_lookup_slow(lock, kind, ip, false);
+	if (likely(r != NULL && atomic_load_explicit(&r->state, memory_order_acquire) == REC_LIVE &&
+		   r->kind == kind && ((r->flags & REC_NO_MARKER) || rec_marked(r, lock, kind))))
+		return r;
+	return rec_lookup_slow(lock, kind, ip);
 }
 
 /*
- * The record of lock if it is live, of this kind and has REC_TAG(kind) (one
- * multiply, nearly always one probe and one compare); NULL: anything else,
- * for the complete path (rec_get and the mutex type's own handling).
+ * The record of lock if it has REC_TAG(kind) and its marker (one multiply,
+ * nearly always one probe, two compares); NULL: anything else, for the
+ * complete path (rec_get and the lock type's own handling).
  */
 static ALWAYS_INLINE struct lock_rec *rec_probe(void *lock, enum rec_kind kind)
 {
-	uintptr_t a = (uintptr_t)lock;
-	struct lock_rec *tab = atomic_load_explicit(&preload_table, memory_order_acquire);
+	struct lock_rec *r = rec_index_find((uintptr_t)lock);
 
-	if (likely(tab != NULL)) {
-		uint32_t i = (uint32_t)(preload_hash(a) >> (64 - TABLE_BITS));
-
-		for (;;) {
-			struct lock_rec *r = &tab[i];
-			uintptr_t cur = atomic_load_explicit(&r->addr, memory_order_acquire);
-
-			if (cur == a)
-				return likely(rec_tag(r) == REC_TAG(kind)) ? r : NULL;
-			if (cur == 0)
-				return NULL;
-			i = (i + 1) & (TABLE_SIZE - 1);
-		}
-	}
-	return NULL;
+	return likely(r != NULL && rec_tag(r) == REC_TAG(kind) && rec_marked(r, lock, kind)) ? r : NULL;
 }
 
 /*
@@ -214,15 +319,20 @@ static ALWAYS_INLINE void preload_acquire(struct lock_rec *r, int trylock, int r
 	lockdep_acquire(&r->map, 0, trylock, read, ip, NULL, 0);
 }
 
+/* The record behind a held lock's map (every map this module gives the engine is a record's). */
+static inline struct lock_rec *hlock_rec(const struct held_lock *h)
+{
+	return container_of(hlock_map(h), struct lock_rec, map);
+}
+
 /*
  * The unlock fast path, without hashing lock: if the top of this thread's
- * held-lock stack is lock (a live record of this kind, and not a recursive
- * or error-checking mutex, whose owner and depth the slow path keeps), pop
- * it and return true.  The top entry's map is a lock_rec's (see above), and
- * records live as long as the process, so its record is read safely; a slot
- * belongs to one address for ever, so r->addr == lock means r is the record
- * rec_get() would have found.  Otherwise false: the caller takes the
- * ordinary path (rec_get, then uirq_lock_release).
+ * held-lock stack is lock (a live record of this kind handled by the fast
+ * paths: not a recursive or error-checking mutex, whose owner and depth the
+ * slow path keeps), pop it and return true.  Records are never unmapped, so
+ * the top entry's record is read safely, and r->addr == lock means it is
+ * the record of this lock.  Otherwise false: the caller takes the ordinary
+ * path (rec_get, then uirq_lock_release).
  */
 static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 {
@@ -232,10 +342,9 @@ static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 
 	if (unlikely(t->recursion || !depth))
 		return false;
-	/* stack[depth] is the top, held_locks[depth - 1] */
-	r = container_of(hlock_map(&t->stack[depth]), struct lock_rec, map);
+	r = hlock_rec(&t->stack[depth]);
 	if (likely(atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
-		   rec_tag(r) == REC_TAG(kind))) {
+		   (rec_tag(r) & REC_TAG_UNLOCK) == REC_TAG(kind))) {
 		/* one store: see lockdep_release_top() */
 		atomic_signal_fence(memory_order_seq_cst);
 		t->depth = depth - 1;
@@ -267,6 +376,13 @@ extern PRELOAD_TLS char preload_self;
 
 /* Write a message to stderr without stdio (safe in any context). */
 void preload_msg(const char *s);
+
+/* ---- output (output.c) ---- */
+extern int preload_exit_code;		/* UIRQ_LOCKDEP_EXIT_CODE, or -1 */
+extern unsigned long preload_reports_before;	/* inherited from the parent process */
+bool preload_write(int fd, const char *s, size_t len);
+void preload_output_setup(const char *log_path);
+unsigned long preload_reports_now(void);
 
 #pragma GCC visibility pop
 #endif

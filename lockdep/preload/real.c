@@ -63,6 +63,35 @@ STUB(int, cond_wait, (pthread_cond_t *c, mutex_t *m), (c, m))
 STUB(int, cond_timedwait, (pthread_cond_t *c, mutex_t *m, cts_t *t), (c, m, t))
 STUB_MAYBE(cond_clockwait, (pthread_cond_t *c, mutex_t *m, clockid_t k, cts_t *t), (c, m, k, t))
 
+/*
+ * free() and realloc() are called by dlsym() itself, and by the dynamic
+ * loader before our constructor: while resolving, glibc's own functions
+ * (exported for exactly this) stand in.
+ */
+extern void __libc_free(void *p);
+extern void *__libc_realloc(void *p, size_t size);
+static PRELOAD_TLS bool resolving;
+
+static void stub_free(void *p)
+{
+	if (resolving) {
+		__libc_free(p);
+		return;
+	}
+	preload_resolve();
+	preload_real.free(p);
+}
+
+static void *stub_realloc(void *p, size_t size)
+{
+	if (resolving)
+		return __libc_realloc(p, size);
+	preload_resolve();
+	return preload_real.realloc(p, size);
+}
+
+STUB(size_t, malloc_usable_size, (void *p), (p))
+
 static __attribute__((noreturn)) void stub_exit_(int status)
 {
 	preload_resolve();
@@ -85,11 +114,11 @@ struct real_fns preload_real = {
 	S(spin_init), S(spin_lock), S(spin_trylock), S(spin_unlock), S(spin_destroy),
 	S(cond_wait), S(cond_timedwait), S(cond_clockwait),
 	S(exit_), S(Exit_),
+	S(free), S(realloc), S(malloc_usable_size),
 #undef S
 };
 
-/* dlsym cannot take a pthread lock with glibc's allocator; another allocator might. */
-static PRELOAD_TLS bool resolving;
+bool preload_free_checks;
 
 static void *next_sym(const char *name, bool required)
 {
@@ -102,6 +131,14 @@ static void *next_sym(const char *name, bool required)
 		abort();
 	}
 	return p;
+}
+
+/* An allocator that replaces free() but not malloc_usable_size(): never ask glibc about its blocks. */
+static bool same_object(void *a, void *b)
+{
+	Dl_info ia, ib;
+
+	return dladdr(a, &ia) && dladdr(b, &ib) && ia.dli_fbase == ib.dli_fbase;
 }
 
 #define NEED(field, name)	(*(void **)&preload_real.field = next_sym(name, true))
@@ -149,6 +186,11 @@ void preload_resolve(void)
 
 	NEED(exit_, "_exit");
 	NEED(Exit_, "_Exit");
+
+	NEED(free, "free");
+	NEED(realloc, "realloc");
+	NEED(malloc_usable_size, "malloc_usable_size");
+	preload_free_checks = same_object(preload_real.free, preload_real.malloc_usable_size);
 	resolving = false;
 	atomic_store_explicit(&preload_resolved, true, memory_order_release);
 }

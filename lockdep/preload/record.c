@@ -1,22 +1,32 @@
 // SPDX-License-Identifier: MIT
 /*
- * A lock's identity: its record is built on first use (so statically
- * initialised locks need no init call), rebuilt by pthread_*_init and by
- * reuse of the memory as another lock type, and killed by pthread_*_destroy.
+ * A lock's identity: its record is built at first acquisition (so statically
+ * initialised locks need no init call, and a lock that is created and
+ * destroyed without ever being taken costs nothing), rebuilt when the
+ * memory turns out to hold a new lock, killed by pthread_*_destroy, and
+ * recycled when the memory is freed.
  *
  * Each instance gets its own dynamically registered key, hence its own class
  * ("mutex@0x5581..."); in site mode a lock initialised by pthread_*_init
  * shares the key of that call site instead ("mutex@make_queue+0x2c").
  * Unregistering a key zaps its classes and their dependencies, which is what
  * makes reused memory start clean.
+ *
+ * A new lock at an old address is seen by its marker (preload.h): the
+ * record's ident is written into a field of the lock that glibc leaves
+ * unused and that pthread_*_init and the static initializers zero.  So a
+ * mutex on the stack of a function called again, or in memory freed and
+ * handed out again without pthread_mutex_destroy, never inherits the old
+ * lock's dependencies - at the price of one load from a cache line the
+ * real lock call touches anyway.
  */
 #include "preload.h"
 
-#include <sched.h>
 #include <string.h>
 
-/* Set while this thread builds a record: a signal handler locking meanwhile goes untracked. */
-static PRELOAD_TLS bool building;
+/* Set while this thread holds the table lock: a signal handler locking meanwhile goes untracked. */
+static PRELOAD_TLS bool in_table;
+static uint64_t next_ident = 1;		/* table lock */
 
 static const char *const kind_prefix[] = {
 	[REC_MUTEX] = "mutex@0x", [REC_RWLOCK] = "rwlock@0x", [REC_SPIN] = "spinlock@0x",
@@ -39,136 +49,224 @@ static void instance_name(char *buf, size_t size, enum rec_kind kind, uintptr_t 
 	buf[n] = '\0';
 }
 
-static enum rec_mtype mutex_type(void *lock)
+/* What the lock's memory says of its type (glibc keeps it there, also for the static initializers). */
+static enum rec_mtype lock_mtype(void *lock, enum rec_kind kind)
 {
 #ifdef __GLIBC__
-	/* glibc keeps the type in the mutex, also for PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP. */
-	switch (((pthread_mutex_t *)lock)->__data.__kind & 3) {
-	case PTHREAD_MUTEX_RECURSIVE_NP:
-		return MTYPE_RECURSIVE;
-	case PTHREAD_MUTEX_ERRORCHECK_NP:
-		return MTYPE_ERRORCHECK;
-	default:
-		return MTYPE_NORMAL;
+	if (kind == REC_MUTEX) {
+		switch (((pthread_mutex_t *)lock)->__data.__kind & 3) {
+		case PTHREAD_MUTEX_RECURSIVE_NP:
+			return MTYPE_RECURSIVE;
+		case PTHREAD_MUTEX_ERRORCHECK_NP:
+			return MTYPE_ERRORCHECK;
+		default:
+			return MTYPE_NORMAL;
+		}
 	}
+	/* glibc's PTHREAD_RWLOCK_PREFER_WRITER_NP behaves as reader-preferring; only this one does not */
+	if (kind == REC_RWLOCK &&
+	    ((pthread_rwlock_t *)lock)->__data.__flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP)
+		return MTYPE_RW_WRITER_FIRST;
 #else
 	(void)lock;
-	return MTYPE_NORMAL;
+	(void)kind;
 #endif
+	return MTYPE_NORMAL;
 }
 
-/* Give r a fresh identity; the caller owns it (state REC_BUILDING). */
-static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned long ip, bool from_init)
+static unsigned int lock_flags(void *lock, enum rec_kind kind, bool pshared)
 {
+	unsigned int flags = 0;
+
+#ifdef __GLIBC__
+	if (kind == REC_MUTEX) {
+		int k = ((pthread_mutex_t *)lock)->__data.__kind;
+
+		/* robust mutexes use the marker's field; another process shares a pshared one */
+		if (k & 16)
+			flags |= REC_NO_MARKER;
+		if (k & 128)
+			flags |= REC_NO_MARKER | REC_PSHARED;
+	} else if (kind == REC_RWLOCK) {
+		if (((pthread_rwlock_t *)lock)->__data.__shared)
+			flags |= REC_NO_MARKER | REC_PSHARED;
+	}
+#endif
+	if (!rec_marker(lock, kind))
+		flags |= REC_NO_MARKER;
+	if (pshared)
+		flags |= REC_PSHARED;
+	return flags;
+}
+
+bool rec_is_marked(const struct lock_rec *r, void *lock)
+{
+	return (r->flags & REC_NO_MARKER) || rec_marked(r, lock, r->kind);
+}
+
+/* Give r a fresh identity (table lock held). */
+static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned long ip,
+		  bool from_init, bool pshared)
+{
+	unsigned int flags = lock_flags(lock, kind, pshared);
 	struct site_rec *site = NULL;
 
+	atomic_store_explicit(&r->state, REC_BUILDING, memory_order_relaxed);
 	/* atomic: the fast paths read them with state, in one word (rec_tag) */
 	__atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
-	__atomic_store_n(&r->mtype, (uint8_t)(kind == REC_MUTEX ? mutex_type(lock) : MTYPE_NORMAL),
-			 __ATOMIC_RELAXED);
+	__atomic_store_n(&r->mtype, (uint8_t)lock_mtype(lock, kind), __ATOMIC_RELAXED);
+	__atomic_store_n(&r->flags, (uint8_t)flags, __ATOMIC_RELAXED);
 	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	r->depth = 0;
-	if (from_init && preload_classes == CLASSES_SITE)
-		site = site_get(ip, kind);
-	if (site) {
-		r->own_key = false;
-		uirq_lockdep_init_map(&r->map, site->name, &site->key, 0);
-	} else {
-		memset(&r->key, 0, sizeof(r->key));
-		uirq_lockdep_register_key(&r->key);
-		r->own_key = true;
-		instance_name(r->name, sizeof(r->name), kind, (uintptr_t)lock);
-		uirq_lockdep_init_map(&r->map, r->name, &r->key, 0);
+	r->ident = next_ident++;
+	r->site = ip;
+#ifdef __GLIBC__
+	/* a mutex remembers where it was initialised (mutex.c) */
+	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER) && !from_init) {
+		unsigned long init_site = atomic_load_explicit(mutex_init_site(lock), memory_order_relaxed);
+
+		if (init_site) {
+			r->site = init_site;
+			from_init = true;
+		}
 	}
+#endif
+	if (from_init && preload_classes == CLASSES_SITE)
+		site = site_get(r->site, kind);
+	instance_name(r->name, sizeof(r->name), kind, (uintptr_t)lock);
+	if (site)
+		uirq_lockdep_init_map(&r->map, site->name, &site->key, 0);
+	else
+		uirq_lockdep_init_map(&r->map, r->name, &r->key, 0);
+	if (!(flags & REC_NO_MARKER))
+		atomic_store_explicit(rec_marker(lock, kind), r->ident, memory_order_relaxed);
+	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
 }
 
+/*
+ * The identity ends: its classes and dependencies die with it.  A lock
+ * never taken has no class, and then the graph lock is not needed.
+ */
 static void drop_identity(struct lock_rec *r)
 {
-	if (r->own_key) {
+	if (r->map.key == &r->key && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
 		uirq_lockdep_unregister_key(&r->key);
-		r->own_key = false;
-	}
+	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 }
 
-struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long ip, bool reinit)
+/* The old lock at r's address is gone (re-initialised or reused): forget a hold of it, with a report. */
+static void end_identity(struct lock_rec *r, void *lock)
+{
+	if (atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE)
+		lockdep_map_freed(&r->map, lock, sizeof(pthread_mutex_t));
+	drop_identity(r);
+}
+
+static bool destroyed(const struct lock_rec *r, void *lock)
+{
+	if (atomic_load_explicit(&r->state, memory_order_relaxed) != REC_DEAD)
+		return false;
+	/* without a marker nothing tells a new lock here from the destroyed one: init says (rec_init) */
+	return (r->flags & REC_NO_MARKER) ||
+	       atomic_load_explicit(rec_marker(lock, r->kind), memory_order_relaxed) == (r->ident | MARK_DESTROYED);
+}
+
+struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long ip)
 {
 	struct lock_rec *r;
 
-	if (building)
+	if (in_table || lockdep_current.recursion)
 		return NULL;
-	r = table_slot((uintptr_t)lock, true);
-	if (!r)
-		return NULL;
-	for (int spin = 0;; spin++) {
-		int st = atomic_load_explicit(&r->state, memory_order_acquire);
+	in_table = true;
+	rec_table_lock();
+	r = rec_index_find((uintptr_t)lock);
+	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE &&
+	    r->kind == kind && rec_is_marked(r, lock))
+		goto out;		/* built by another thread meanwhile */
+	if (r && r->kind == kind && destroyed(r, lock)) {
+		preload_report_destroyed_use(r, lock, ip);
+		r = NULL;
+		goto out;
+	}
+	if (r) {
+		end_identity(r, lock);
+	} else if (!(r = rec_alloc((uintptr_t)lock))) {
+		preload_out_of_memory("lock records");
+		goto out;
+	}
+	build(r, lock, kind, ip, false, false);
+out:
+	rec_table_unlock();
+	in_table = false;
+	return r;
+}
 
-		if (st == REC_LIVE && r->kind == kind && !reinit)
-			return r;
-		if (st == REC_BUILDING) {
-			/*
-			 * Another thread is building it (never this one: see
-			 * building).  Usually a short wait; giving up would leave
-			 * a lock and its unlock annotated unevenly, so yield instead.
-			 */
-			if (spin > 1000)
-				sched_yield();
-			else
-				cpu_relax();
-			continue;
+/* Forget a hold of the lock at lock that this thread has, with a report (re-initialised while held). */
+static void check_reinit_held(void *lock, size_t size)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	for (unsigned int i = t->depth; i-- > 0;) {
+		struct lock_rec *r = hlock_rec(held_lock_at(t, i));
+
+		if (atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock) {
+			lockdep_map_freed(&r->map, lock, size);
+			return;
 		}
-		if (!atomic_compare_exchange_weak_explicit(&r->state, &st, REC_BUILDING,
-							   memory_order_acquire, memory_order_relaxed))
-			continue;
-		building = true;
-		if (st == REC_LIVE) {
-			/*
-			 * Re-initialised, or reused as another lock type, without a
-			 * destroy: the old lock is gone.  Held by us, that is reported
-			 * (and lockdep forgets the hold, as the real lock is unlocked now).
-			 */
-			rec_check_freed(r);
-			drop_identity(r);
-		}
-		build(r, lock, kind, ip, reinit);
-		building = false;
-		atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
-		return r;
 	}
 }
 
-struct lock_rec *rec_find(void *lock)
+void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool pshared)
 {
-	struct lock_rec *r = table_slot((uintptr_t)lock, false);
+	struct lock_rec *r;
+	unsigned int flags = lock_flags(lock, kind, pshared);
 
-	if (r && atomic_load_explicit(&r->state, memory_order_acquire) == REC_LIVE)
-		return r;
-	return NULL;
+	if (lockdep_current.depth && !lockdep_current.recursion)
+		check_reinit_held(lock, kind == REC_SPIN ? sizeof(pthread_spinlock_t) : sizeof(pthread_mutex_t));
+#ifdef __GLIBC__
+	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER))
+		atomic_store_explicit(mutex_init_site(lock), init_site, memory_order_relaxed);
+#endif
+	/*
+	 * With a marker, the init call zeroed it: the next acquisition sees a
+	 * new lock without any work here.  Without one, or to give the lock its
+	 * site's class, the record is (re)built now.
+	 */
+	if (!(flags & REC_NO_MARKER) && preload_classes != CLASSES_SITE)
+		return;
+	if (in_table || lockdep_current.recursion)
+		return;
+	in_table = true;
+	rec_table_lock();
+	r = rec_index_find((uintptr_t)lock);
+	if (r)
+		drop_identity(r);
+	else
+		r = rec_alloc((uintptr_t)lock);
+	if (r)
+		build(r, lock, kind, init_site, true, pshared);
+	rec_table_unlock();
+	in_table = false;
 }
 
-void rec_check_freed(struct lock_rec *r)
+struct lock_rec *rec_destroy_begin(void *lock, enum rec_kind kind, int *held)
 {
-	uirq_lockdep_check_no_locks_freed(&r->map, sizeof(r->map));
+	struct lock_rec *r = rec_index_find((uintptr_t)lock);
+
+	*held = -1;
+	if (!r || atomic_load_explicit(&r->state, memory_order_acquire) != REC_LIVE || r->kind != kind ||
+	    !rec_is_marked(r, lock))
+		return NULL;
+	/* destroying a lock held is freeing it while held: reported, and lockdep drops the hold */
+	*held = lockdep_map_freed(&r->map, lock, kind == REC_SPIN ? sizeof(pthread_spinlock_t) :
+				  sizeof(pthread_mutex_t));
+	if (*held < 0)
+		preload_check_held_elsewhere(r, lock, lock, 0);
+	return r;
 }
 
-int rec_destroy_begin(struct lock_rec *r)
+void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned long ip)
 {
-	int held = -1;
-
-	if (!r)
-		return -1;
-	if (uirq_lockdep_is_held_type(&r->map, 0))
-		held = UIRQ_LOCK_WRITE;
-	else if (uirq_lockdep_is_held_type(&r->map, 1))
-		held = UIRQ_LOCK_READ_RECURSIVE;
-	if (held >= 0)
-		rec_check_freed(r);	/* reports, and lockdep drops the hold */
-	return held;
-}
-
-void rec_destroy_end(struct lock_rec *r, int held, int ret, unsigned long ip)
-{
-	int st = REC_LIVE;
-
 	if (!r)
 		return;
 	if (ret != 0) {
@@ -181,9 +279,52 @@ void rec_destroy_end(struct lock_rec *r, int held, int ret, unsigned long ip)
 			uirq_lock_acquire(&r->map, 0, 1, held, ip, NULL, 0);
 		return;
 	}
-	if (!atomic_compare_exchange_strong_explicit(&r->state, &st, REC_BUILDING,
-						     memory_order_acquire, memory_order_relaxed))
+	if (in_table || lockdep_current.recursion)
 		return;
+	in_table = true;
+	rec_table_lock();
+	if (atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
+	    atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE) {
+		drop_identity(r);
+		/* kept, marked destroyed: a later use is reported, a new init or a free ends it */
+		if (!(r->flags & REC_NO_MARKER))
+			atomic_store_explicit(rec_marker(lock, r->kind), r->ident | MARK_DESTROYED,
+					      memory_order_relaxed);
+		atomic_store_explicit(&r->state, REC_DEAD, memory_order_release);
+	}
+	rec_table_unlock();
+	in_table = false;
+}
+
+/* ---- freed memory ---- */
+
+struct freed {
+	uintptr_t from;
+	size_t len;
+	unsigned long ip;
+};
+
+static void kill_freed(struct lock_rec *r, void *arg)
+{
+	const struct freed *f = arg;
+	void *lock = (void *)atomic_load_explicit(&r->addr, memory_order_relaxed);
+
+	if (atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && rec_is_marked(r, lock) &&
+	    lockdep_map_freed(&r->map, (void *)f->from, f->len) < 0)
+		preload_check_held_elsewhere(r, lock, (void *)f->from, f->len);
 	drop_identity(r);
-	atomic_store_explicit(&r->state, REC_DEAD, memory_order_release);
+	rec_release(r);
+}
+
+void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip)
+{
+	struct freed f = { p, len, ip };
+
+	if (in_table || lockdep_current.recursion)
+		return;
+	in_table = true;
+	rec_table_lock();
+	rec_for_range(p, p + len, kill_freed, &f);
+	rec_table_unlock();
+	in_table = false;
 }

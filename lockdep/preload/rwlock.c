@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * pthread_rwlock_*: the read side is a recursive read (read=2), as for the
- * kernel's rwlock_t, so read/read "inversions" are no deadlock; the write
- * side is exclusive.  glibc's default rwlock prefers readers, which is what
- * makes a recursive read safe; a writer-preferring rwlock would need read=1.
+ * pthread_rwlock_*: the read side of glibc's default rwlock is a recursive
+ * read (read=2), as for the kernel's rwlock_t: it prefers readers, so a
+ * reader never waits for a writer that waits for it, and read/read
+ * "inversions" are no deadlock.  An rwlock made with
+ * PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP makes new readers wait behind
+ * a waiting writer: its reads are non-recursive (read=1), and a cycle
+ * through them is a deadlock.  The write side is exclusive.
  */
 #include "preload.h"
 
@@ -37,15 +40,16 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 			  unsigned long ip)
 {
 	bool try = op == OP_TRYRD || op == OP_TRYWR;
-	int read = op < OP_WR ? UIRQ_LOCK_READ_RECURSIVE : UIRQ_LOCK_WRITE;
 	struct lock_rec *r;
-	int ret;
+	int ret, read;
 
 	if (unlikely(!preload_active()))
 		return real_lock(op, l, clk, t);
 	r = rec_get(l, REC_RWLOCK, ip);
 	if (unlikely(!r))
 		return real_lock(op, l, clk, t);
+	read = op >= OP_WR ? UIRQ_LOCK_WRITE :
+	       r->mtype == MTYPE_RW_WRITER_FIRST ? UIRQ_LOCK_READ : UIRQ_LOCK_READ_RECURSIVE;
 	if (!try)
 		preload_acquire(r, 0, read, ip);
 	ret = real_lock(op, l, clk, t);
@@ -119,7 +123,7 @@ PRELOAD_EXPORT int pthread_rwlock_init(pthread_rwlock_t *restrict l, const pthre
 	int ret = REAL(rwlock_init)(l, attr);
 
 	if (ret == 0 && preload_active())
-		rec_lookup_slow(l, REC_RWLOCK, ip, true);
+		rec_init(l, REC_RWLOCK, ip, false);
 	return ret;
 }
 
@@ -130,9 +134,8 @@ PRELOAD_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
 
 	if (unlikely(!preload_active()))
 		return REAL(rwlock_destroy)(l);
-	r = rec_find(l);
-	held = rec_destroy_begin(r);
+	r = rec_destroy_begin(l, REC_RWLOCK, &held);
 	ret = REAL(rwlock_destroy)(l);
-	rec_destroy_end(r, held, ret, CALLER_IP);
+	rec_destroy_end(r, l, held, ret, CALLER_IP);
 	return ret;
 }

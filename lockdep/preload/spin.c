@@ -49,7 +49,7 @@ PRELOAD_EXPORT int pthread_spin_init(pthread_spinlock_t *l, int pshared)
 	int ret = REAL(spin_init)(l, pshared);
 
 	if (ret == 0 && preload_active())
-		rec_lookup_slow((void *)l, REC_SPIN, ip, true);
+		rec_init((void *)l, REC_SPIN, ip, pshared == PTHREAD_PROCESS_SHARED);
 	return ret;
 }
 
@@ -60,9 +60,8 @@ PRELOAD_EXPORT int pthread_spin_destroy(pthread_spinlock_t *l)
 
 	if (unlikely(!preload_active()))
 		return REAL(spin_destroy)(l);
-	r = rec_find((void *)l);
-	held = rec_destroy_begin(r);
+	r = rec_destroy_begin((void *)l, REC_SPIN, &held);
 	ret = REAL(spin_destroy)(l);
-	rec_destroy_end(r, held, ret, CALLER_IP);
+	rec_destroy_end(r, (void *)l, held, ret, CALLER_IP);
 	return ret;
 }

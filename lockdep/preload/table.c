@@ -1,78 +1,167 @@
 // SPDX-License-Identifier: MIT
 /*
- * Lock address -> record, and init call site -> class key: open addressing
- * with linear probing, claimed with one compare-and-swap, never locked.
+ * Lock address -> record: an open-addressing index read without any lock,
+ * written under the table lock; records from a slab, each marked in the
+ * line bitmap (lines.c).  And init call site -> class key (site mode).
  *
- * Slots are never freed: a slot's address is its identity, and a destroyed
- * lock only marks its record dead (record.c rebuilds it on reuse).  malloc
- * hands the same addresses out again, so the table fills with the distinct
- * lock addresses a program ever used, not with every lock it ever created.
- * The table is one MAP_NORESERVE mapping: only touched pages cost memory.
+ * The index never reuses a slot within one table: a removed lock leaves a
+ * mark and its slot stays dead until the table is rebuilt, so a reader that
+ * matched an address reads the record that went with it.  Rebuilt tables
+ * (at half load, counting the dead) are published whole; an old one is
+ * retired, not unmapped: a reader still probing it reads an empty table.
  */
 #include "preload.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 
-_Atomic(struct lock_rec *) preload_table;
-static atomic_uint table_used;
-static atomic_bool table_full_said;
+#define INDEX_MIN	(1u << 10)
 
-/* Keep probe sequences short: stop tracking new locks at 3/4 load. */
-#define TABLE_LIMIT	(TABLE_SIZE / 4 * 3)
+static union {
+	struct rec_index ix;
+	char room[sizeof(struct rec_index) + sizeof(struct rec_slot)];
+} index_empty;
 
-static struct lock_rec *table_get(void)
+struct rec_index *_Atomic rec_index = &index_empty.ix;
+static uint64_t index_used;		/* slots ever claimed in the current table (live + gone) */
+static uint64_t nr_live;
+static struct raw_futex table_lock;
+static struct lockdep_slab rec_slab = LOCKDEP_SLAB(struct lock_rec, free_next);
+
+void rec_table_lock(void)
 {
-	struct lock_rec *t = atomic_load_explicit(&preload_table, memory_order_acquire);
-	struct lock_rec *expect = NULL;
-
-	if (t)
-		return t;
-	t = mmap(NULL, sizeof(struct lock_rec) * TABLE_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (t == MAP_FAILED) {
-		preload_msg("uirq-lockdep: cannot map the lock table; locks go unvalidated\n");
-		return NULL;
-	}
-	if (!atomic_compare_exchange_strong(&preload_table, &expect, t)) {
-		munmap(t, sizeof(struct lock_rec) * TABLE_SIZE);
-		t = expect;
-	}
-	return t;
+	raw_futex_lock(&table_lock);
 }
 
-struct lock_rec *table_slot(uintptr_t a, bool create)
+void rec_table_unlock(void)
 {
-	struct lock_rec *tab = table_get();
-	uint32_t i = (uint32_t)(preload_hash(a) >> (64 - TABLE_BITS));
+	raw_futex_unlock(&table_lock);
+}
 
-	if (!tab)
+static void index_put(struct rec_index *ix, struct lock_rec *r)
+{
+	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
+	uint64_t i = preload_hash(a) & ix->mask;
+
+	while (atomic_load_explicit(&ix->slots[i].addr, memory_order_relaxed))
+		i = (i + 1) & ix->mask;
+	ix->slots[i].rec = r;
+	atomic_store_explicit(&ix->slots[i].addr, a, memory_order_release);
+}
+
+/* Room for one more slot: rebuild at half load, at twice the live records' need. */
+static bool index_make_room(void)
+{
+	struct rec_index *old = atomic_load_explicit(&rec_index, memory_order_relaxed), *ix;
+	uint64_t size = old->mask + 1, nsize = INDEX_MIN;
+	size_t bytes;
+
+	if ((index_used + 1) * 2 <= size)
+		return true;
+	while (nsize < (nr_live + 1) * 4)
+		nsize *= 2;
+	bytes = sizeof(*ix) + nsize * sizeof(ix->slots[0]);
+	ix = lockdep_alloc(bytes);
+	if (!ix)
+		return false;
+	ix->mask = nsize - 1;
+	for (uint64_t i = 0; i < size; i++) {
+		uintptr_t a = atomic_load_explicit(&old->slots[i].addr, memory_order_relaxed);
+
+		if (a && a != REC_SLOT_GONE)
+			index_put(ix, old->slots[i].rec);
+	}
+	index_used = nr_live;
+	atomic_store_explicit(&rec_index, ix, memory_order_release);
+	if (old != &index_empty.ix)
+		lockdep_retire(old, sizeof(*old) + size * sizeof(old->slots[0]));
+	return true;
+}
+
+/* ---- records ---- */
+
+struct lock_rec *rec_alloc(uintptr_t addr)
+{
+	struct lock_rec *r;
+
+	if (!index_make_room() || !(r = slab_alloc(&rec_slab)))
 		return NULL;
-	for (uint32_t n = 0; n < TABLE_SIZE; n++, i = (i + 1) & (TABLE_SIZE - 1)) {
-		struct lock_rec *r = &tab[i];
-		uintptr_t cur = atomic_load_explicit(&r->addr, memory_order_acquire);
+	atomic_store_explicit(&r->addr, addr, memory_order_relaxed);
+	index_put(atomic_load_explicit(&rec_index, memory_order_relaxed), r);
+	index_used++;
+	nr_live++;
+	rec_mark_line(addr);
+	return r;
+}
+
+static struct rec_slot *index_slot(uintptr_t a)
+{
+	struct rec_index *ix = atomic_load_explicit(&rec_index, memory_order_relaxed);
+
+	for (uint64_t i = preload_hash(a) & ix->mask; ; i = (i + 1) & ix->mask) {
+		uintptr_t cur = atomic_load_explicit(&ix->slots[i].addr, memory_order_relaxed);
 
 		if (cur == a)
-			return r;
-		if (cur != 0)
-			continue;
-		if (!create)
+			return &ix->slots[i];
+		if (cur == 0)
 			return NULL;
-		if (atomic_load_explicit(&table_used, memory_order_relaxed) >= TABLE_LIMIT) {
-			if (!atomic_exchange(&table_full_said, true))
-				preload_msg("uirq-lockdep: lock table full; new locks go unvalidated\n");
-			return NULL;
-		}
-		if (atomic_compare_exchange_strong(&r->addr, &cur, a)) {
-			atomic_fetch_add_explicit(&table_used, 1, memory_order_relaxed);
-			return r;
-		}
-		if (cur == a)	/* another thread claimed it for the same lock */
-			return r;
 	}
-	return NULL;
+}
+
+/* Does any record still start in the line of a? */
+static bool line_has_lock(uintptr_t a)
+{
+	uintptr_t line = a & ~((uintptr_t)63);
+
+	/* 4-byte steps: a pthread_spinlock_t is an int */
+	for (uintptr_t p = line; p < line + 64; p += 4)
+		if (index_slot(p))
+			return true;
+	return false;
+}
+
+void rec_release(struct lock_rec *r)
+{
+	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
+	struct rec_slot *slot = index_slot(a);
+
+	if (slot)
+		atomic_store_explicit(&slot->addr, REC_SLOT_GONE, memory_order_release);
+	/* a reader holding r compares r->addr with its lock: never equal from now on */
+	atomic_store_explicit(&r->addr, 0, memory_order_release);
+	atomic_store_explicit(&r->state, REC_UNBUILT, memory_order_release);
+	nr_live--;
+	if (!line_has_lock(a))
+		rec_clear_line(a);
+	slab_free(&rec_slab, r);
+}
+
+struct range_walk {
+	uintptr_t from, to;
+	void (*fn)(struct lock_rec *r, void *arg);
+	void *arg;
+};
+
+static bool walk_line(uintptr_t line, void *arg)
+{
+	struct range_walk *w = arg;
+
+	for (uintptr_t p = line; p < line + 64; p += 4) {
+		struct rec_slot *slot;
+
+		if (p < w->from || p >= w->to || !(slot = index_slot(p)))
+			continue;
+		w->fn(slot->rec, w->arg);
+	}
+	return false;
+}
+
+void rec_for_range(uintptr_t from, uintptr_t to, void (*fn)(struct lock_rec *r, void *arg), void *arg)
+{
+	struct range_walk w = { from, to, fn, arg };
+
+	rec_for_marked_lines(from, to, walk_line, &w);
 }
 
 /* ---- init call sites (UIRQ_LOCKDEP_CLASSES=site) ---- */
@@ -107,7 +196,7 @@ static void site_name(struct site_rec *s, unsigned long ip, enum rec_kind kind)
 
 struct site_rec *site_get(unsigned long ip, enum rec_kind kind)
 {
-	uint32_t i = (uint32_t)(preload_hash(ip) >> (64 - SITE_BITS));
+	uint32_t i = (uint32_t)(preload_hash(ip) & (SITE_SIZE - 1));
 
 	for (uint32_t n = 0; n < SITE_SIZE; n++, i = (i + 1) & (SITE_SIZE - 1)) {
 		struct site_rec *s = &sites[i];

@@ -42,7 +42,11 @@ static void sanitizer_env(void)
 {
 	static const struct { const char *name, *add; } opts[] = {
 		{ "ASAN_OPTIONS", "verify_asan_link_order=0" },
-		{ "TSAN_OPTIONS", "report_mutex_bugs=0:report_destroy_locked=0:detect_deadlocks=0:report_signal_unsafe=0" },
+		{ "TSAN_OPTIONS", "report_mutex_bugs=0:report_destroy_locked=0:detect_deadlocks=0:report_signal_unsafe=0"
+#ifdef TSAN_SUPPRESSIONS
+				  ":suppressions=" TSAN_SUPPRESSIONS
+#endif
+		},
 	};
 
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {

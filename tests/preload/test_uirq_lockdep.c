@@ -20,6 +20,8 @@
 #define BAD_UNLOCK	"WARNING: bad unlock balance detected!"
 #define HELD_FREED	"WARNING: held lock freed!"
 #define HELD_AT_EXIT	"still has locks held!"
+#define DESTROYED	"WARNING: use of destroyed lock detected!"
+#define OUT_OF_MEMORY	"BUG: lockdep ran out of memory"
 
 /* Anything lockdep says starts like one of these. */
 static int any_report(const char *err)
@@ -171,6 +173,134 @@ Test(clean, fork_with_lock_held, .timeout = 20) { assert_clean("fork", NULL); }
 Test(clean, dlopen_library_that_locks, .timeout = 20) { assert_clean("dlopen", DLMOD); }
 Test(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signal_lock", NULL); }
 
+/* ---- no blind spot: limits grow with the program (issue 12, section 1) ---- */
+
+/* "many_locks MODE N" ends with a real ABBA: reported, and --exit-code fires. */
+static void assert_abba_seen(const char *mode, const char *n)
+{
+	struct run r = RUN(NULL, "--exit-code", "9", prog("many_locks"), mode, n);
+
+	assert_one_report(r, CIRCULAR);
+	assert_exit(r, 9);
+	check(r, strstr(r.out, "done"), "did not finish");
+	check(r, strstr(r.err, "1 report (1 circular)"), "summary");
+	run_free(&r);
+}
+
+Test(limits, more_live_mutexes_than_the_kernels_key_limit, .timeout = 60) { assert_abba_seen("live", "10000"); }
+Test(limits, mutexes_never_destroyed, .timeout = 60) { assert_abba_seen("leaked", "10000"); }
+Test(limits, mutexes_freed_without_destroy, .timeout = 60) { assert_abba_seen("freed", "10000"); }
+Test(limits, holding_128_mutexes_at_once, .timeout = 60) { assert_abba_seen("deep", "128"); }
+Test(limits, a_million_lock_addresses, .timeout = 300) { assert_abba_seen("live", "1000000"); }
+
+#ifndef __SANITIZE_ADDRESS__
+Test(limits, out_of_memory_stops_loudly, .timeout = 60)
+{
+	struct run r;
+
+	if (access(prog("oom"), X_OK) != 0)
+		return;		/* not built in sanitizer builds: no shadow memory fits under a cap */
+	r = RUN(NULL, "--exit-code", "9", prog("oom"));
+	assert_one_report(r, OUT_OF_MEMORY);
+	check(r, strstr(r.err, "turning off the locking correctness validator."), "no word of stopping");
+	check(r, strstr(r.err, "the validator STOPPED: out of memory for "), "nothing said at exit");
+	check(r, strstr(r.out, "oom: 1000000 locks taken"), "the program did not go on");
+	assert_exit(r, 9);
+	run_free(&r);
+}
+#endif
+
+/* ---- no false alarm (section 2) ---- */
+
+Test(clean, heap_lock_freed_without_destroy_then_reused, .timeout = 20) { assert_clean("reuse_freed", "heap"); }
+Test(clean, lock_memory_zeroed_then_reused, .timeout = 20) { assert_clean("reuse_freed", "zeroed"); }
+Test(clean, lock_memory_reinitialised_by_initializer, .timeout = 20) { assert_clean("reuse_freed", "static"); }
+Test(clean, stack_lock_of_a_function_called_again, .timeout = 20) { assert_clean("reuse_freed", "stack"); }
+Test(clean, rwlock_memory_freed_then_a_mutex, .timeout = 20) { assert_clean("reuse_freed", "rwlock"); }
+Test(clean, pshared_mutex_held_by_parent_across_fork, .timeout = 20) { assert_clean("pshared_fork", "mutex"); }
+Test(clean, pshared_rwlock_held_by_parent_across_fork, .timeout = 20) { assert_clean("pshared_fork", "rwlock"); }
+Test(clean, default_rwlock_read_cycle, .timeout = 20) { assert_clean("rwlock_writer_first", "default"); }
+Test(clean, destroyed_then_initialised_again, .timeout = 20) { assert_clean("misuse", "destroyed-reinit"); }
+
+Test(report, aba_is_one_problem_one_report, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("aba"));
+
+	assert_one_report(r, RECURSIVE);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* ---- what the peers see (section 3) ---- */
+
+Test(report, writer_first_rwlock_read_cycle, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("rwlock_writer_first"), "writer-first");
+
+	assert_one_report(r, CIRCULAR);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* "misuse CASE": one report of this kind, and the program goes on. */
+static void assert_misuse(const char *c, const char *headline)
+{
+	struct run r = RUN(NULL, prog("misuse"), c);
+
+	assert_one_report(r, headline);
+	check(r, strstr(r.out, "done"), "did not go on");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(misuse, lock_of_destroyed_mutex, .timeout = 20) { assert_misuse("lock-destroyed", DESTROYED); }
+Test(misuse, unlock_of_destroyed_mutex, .timeout = 20) { assert_misuse("unlock-destroyed", DESTROYED); }
+Test(misuse, read_lock_of_destroyed_rwlock, .timeout = 20) { assert_misuse("rwlock-destroyed", DESTROYED); }
+Test(misuse, recursive_mutex_unlocked_once_too_often, .timeout = 20) { assert_misuse("recursive-unlock", BAD_UNLOCK); }
+Test(misuse, errorcheck_mutex_unlocked_when_not_held, .timeout = 20) { assert_misuse("errorcheck-unlock", BAD_UNLOCK); }
+Test(misuse, free_of_a_lock_this_thread_holds, .timeout = 20) { assert_misuse("free-own", HELD_FREED); }
+
+Test(misuse, unlock_of_a_mutex_another_thread_holds, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("misuse"), "foreign-unlock");
+
+	assert_one_report(r, BAD_UNLOCK);
+	check(r, strstr(r.err, "(the lock is held by thread "), "the holder is not named");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(misuse, free_of_a_lock_another_thread_holds, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("misuse"), "free-locked");
+
+	/* the free, and then the holder ending with it held */
+	check(r, count(r.err, HELD_FREED) == 1, "no held-lock-freed report");
+	check(r, strstr(r.err, ", held by thread "), "the holder is not named");
+	check(r, count(r.err, HELD_AT_EXIT) == 1, "the holder's exit not reported");
+	check(r, any_report(r.err) == 2, "other reports too");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* A thread ends holding a lock, in each way a thread can end. */
+static void assert_exit_held(const char *how)
+{
+	struct run r = RUN(NULL, prog("thread_exit_forms"), how);
+
+	assert_one_report(r, HELD_AT_EXIT);
+	check(r, strstr(r.out, "done"), "did not finish");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(thread_exit, by_return, .timeout = 20) { assert_exit_held("return"); }
+Test(thread_exit, by_pthread_exit, .timeout = 20) { assert_exit_held("pthread_exit"); }
+Test(thread_exit, by_cancellation, .timeout = 20) { assert_exit_held("cancel"); }
+Test(thread_exit, detached, .timeout = 20) { assert_exit_held("detached"); }
+Test(thread_exit, holding_a_read_lock, .timeout = 20) { assert_exit_held("rwlock"); }
+Test(thread_exit, main_thread_by_pthread_exit, .timeout = 20) { assert_exit_held("main"); }
+
 /* ---- the runner ---- */
 
 Test(runner, passes_the_exit_status_through, .timeout = 20)
@@ -178,7 +308,10 @@ Test(runner, passes_the_exit_status_through, .timeout = 20)
 	struct run r = RUN(NULL, prog("exit_status"), "42");
 
 	assert_exit(r, 42);
-	check(r, r.err[0] == '\0', "stderr not empty");
+	/* nothing but the summary of a clean run */
+	check(r, count(r.err, "\n") == 1, "more than the summary on stderr");
+	check(r, strstr(r.err, "uirq-lockdep: exit_status[") == r.err, "no summary first");
+	check(r, strstr(r.err, "]: 0 reports, 1 classes, 0 dependencies\n"), "summary");
 	run_free(&r);
 }
 
@@ -249,6 +382,27 @@ Test(runner, log_file_instead_of_stderr, .timeout = 20)
 	cr_assert_gt(n, 0, "log file empty");
 	text[n] = '\0';
 	cr_assert_eq(count(text, CIRCULAR), 1, "log file without the report");
+	run_free(&r);
+}
+
+Test(runner, log_file_that_cannot_be_opened, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--log", "/nonexistent/dir/log", prog("abba"));
+
+	assert_exit(r, 2);
+	check(r, strstr(r.err, "--log /nonexistent/dir/log: No such file or directory"), "path and reason");
+	check(r, !strstr(r.out, "still running") && any_report(r.err) == 0, "the program ran");
+	run_free(&r);
+}
+
+Test(runner, log_write_error_is_not_silent, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--log", "/dev/full", prog("abba"));
+
+	assert_exit(r, 0);
+	check(r, strstr(r.err, "cannot write to the log /dev/full: No space left on device"), "silent");
+	/* and the report is not lost */
+	assert_one_report(r, CIRCULAR);
 	run_free(&r);
 }
 

@@ -167,7 +167,6 @@ void report_print(FILE *f, const struct irqsim_run *r);
 /* The live lines while running (events, log, notes). */
 void report_event_line(const struct irqsim_run *r, const struct sim_event *ev);
 void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg);
-const char *report_kind_name(int kind);
 
 /* json.c */
 void json_string(FILE *f, const char *s);

@@ -144,14 +144,14 @@ static void print_reports(FILE *f, const struct irqsim_run *r)
 	for (int k = 0; k < UIRQ_REPORT_NR_KINDS; k++) {
 		if (!r->lockdep.reports_by_kind[k])
 			continue;
-		fprintf(f, "%s\"%s\":%lu", first ? "" : ",", report_kind_name(k), r->lockdep.reports_by_kind[k]);
+		fprintf(f, "%s\"%s\":%lu", first ? "" : ",", uirq_lockdep_kind_name(k), r->lockdep.reports_by_kind[k]);
 		first = false;
 	}
 	fputs("}},\n\"reports\":[", f);
 	for (size_t i = 0; i < r->reports.n; i++) {
 		const struct sim_report *rep = VEC_AT(&r->reports, struct sim_report, i);
 
-		fprintf(f, "%s\n {\"kind\":\"%s\",\"headline\":", i ? "," : "", report_kind_name(rep->kind));
+		fprintf(f, "%s\n {\"kind\":\"%s\",\"headline\":", i ? "," : "", uirq_lockdep_kind_name(rep->kind));
 		json_string(f, rep->headline);
 		fputs(",\"text\":", f);
 		json_string(f, rep->text);

@@ -13,28 +13,6 @@
 #include "irqsim.h"
 #include "uirq/input.h"
 
-static const char *const kind_names[UIRQ_REPORT_NR_KINDS] = {
-	[UIRQ_REPORT_CIRCULAR] = "circular",
-	[UIRQ_REPORT_RECURSIVE] = "recursive",
-	[UIRQ_REPORT_INCONSISTENT] = "inconsistent",
-	[UIRQ_REPORT_SAFE_TO_UNSAFE] = "safe_to_unsafe",
-	[UIRQ_REPORT_IRQ_INVERSION] = "irq_inversion",
-	[UIRQ_REPORT_BAD_UNLOCK] = "bad_unlock",
-	[UIRQ_REPORT_HELD_FREED] = "held_freed",
-	[UIRQ_REPORT_HELD_AT_EXIT] = "held_at_exit",
-	[UIRQ_REPORT_MAX_DEPTH] = "max_depth",
-	[UIRQ_REPORT_ASSERT] = "assert",
-	[UIRQ_REPORT_SLEEP_INVALID] = "sleep_invalid",
-	[UIRQ_REPORT_RESOURCES] = "resources",
-};
-
-const char *report_kind_name(int kind)
-{
-	if (kind < 0 || kind >= UIRQ_REPORT_NR_KINDS || !kind_names[kind])
-		return "unknown";
-	return kind_names[kind];
-}
-
 /* Seconds.microseconds since the board came up, as the kernel stamps since boot. */
 static void rel_time(const struct irqsim_run *r, uint64_t t, long *sec, long *usec)
 {
@@ -162,7 +140,7 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 	fprintf(f, "lockdep: %lu report%s:", r->lockdep.reports, r->lockdep.reports == 1 ? "" : "s");
 	for (int k = 0; k < UIRQ_REPORT_NR_KINDS; k++)
 		if (r->lockdep.reports_by_kind[k])
-			fprintf(f, " %lu %s", r->lockdep.reports_by_kind[k], report_kind_name(k));
+			fprintf(f, " %lu %s", r->lockdep.reports_by_kind[k], uirq_lockdep_kind_name(k));
 	fputc('\n', f);
 	for (size_t i = 0; i < r->reports.n; i++)
 		fprintf(f, "  %s\n", VEC_AT(&r->reports, struct sim_report, i)->headline);

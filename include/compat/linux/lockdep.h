@@ -5,7 +5,6 @@
 
 #include "uirq/lockdep.h"
 
-#define MAX_LOCK_DEPTH			UIRQ_MAX_LOCK_DEPTH
 #define MAX_LOCKDEP_SUBCLASSES		UIRQ_MAX_LOCKDEP_SUBCLASSES
 #define SINGLE_DEPTH_NESTING		1
 #define lock_class_key			uirq_lock_class_key

@@ -2,6 +2,7 @@
 /*
  * Recursive mutexes locked again by their owner are legal; so is an
  * error-checking mutex's EDEADLK answer to a relock (the program asked).
+ * (Unlocking one more time than locked is not: see bad_unlock_owned.c.)
  */
 #include "prog.h"
 
@@ -54,7 +55,6 @@ int main(void)
 	ok(pthread_mutex_lock(&chk));
 	expect(pthread_mutex_lock(&chk), EDEADLK);
 	ok(pthread_mutex_unlock(&chk));
-	expect(pthread_mutex_unlock(&chk), EPERM);
 
 	ok(pthread_mutex_destroy(&rec));
 	ok(pthread_mutex_destroy(&chk));

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where reports go (stderr, or the --log file opened O_APPEND so that
+ * processes sharing it do not overwrite each other), the one-line summary
+ * at exit, and the exit status override.
+ *
+ * Everything is written unbuffered, with write(2): a report is out before a
+ * real deadlock can block the thread that made it, and nothing here takes a
+ * lock the program might hold.
+ */
+#include "preload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int log_fd = STDERR_FILENO;
+static const char *log_path;
+
+bool preload_write(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, s, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		s += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* A report, or the summary, to the log; a log that fails says so on stderr and is dropped. */
+static void log_text(const char *s)
+{
+	if (preload_write(log_fd, s, strlen(s)) || log_fd == STDERR_FILENO)
+		return;
+	preload_msg("uirq-lockdep: cannot write to the log ");
+	preload_msg(log_path);
+	preload_msg(": ");
+	preload_msg(strerror(errno));
+	preload_msg("; reports go to stderr from now on\n");
+	log_fd = STDERR_FILENO;
+	preload_msg(s);
+}
+
+/* Runs with lockdep's graph lock held: writes, nothing else. */
+static void log_report(const struct uirq_lockdep_report *rep, void *arg)
+{
+	(void)arg;
+	log_text(rep->text);
+}
+
+void preload_output_setup(const char *path)
+{
+	int fd, high;
+
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		/* the runner checked it; set by hand, it may be wrong */
+		preload_msg("uirq-lockdep: cannot open the log ");
+		preload_msg(path);
+		preload_msg(": ");
+		preload_msg(strerror(errno));
+		preload_msg("; reports go to stderr\n");
+		return;
+	}
+	/* Keep it away from the descriptors the program counts on. */
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+	if (high >= 0) {
+		close(fd);
+		fd = high;
+	}
+	log_fd = fd;
+	log_path = path;
+	uirq_lockdep_set_report_handler(log_report, NULL);
+}
+
+unsigned long preload_reports_now(void)
+{
+	struct uirq_lockdep_stats st;
+
+	uirq_lockdep_get_stats(&st);
+	return st.reports;
+}
+
+/*
+ * "uirq-lockdep: 2 reports (1 circular, 1 bad_unlock), 14 classes, 9
+ * dependencies", and if the validator stopped, why: from every process that
+ * took a lock, so that a clean run says so as plainly as a dirty one.
+ */
+static void print_summary(void)
+{
+	struct uirq_lockdep_stats st;
+	const char *stopped = lockdep_stopped_reason();
+	char line[512];
+	size_t n;
+	bool first = true;
+
+	uirq_lockdep_get_stats(&st);
+	if (!st.reports && !st.chain_hits && !st.chains && !stopped)
+		return;
+	n = (size_t)snprintf(line, sizeof(line), "uirq-lockdep: %s[%ld]: %lu report%s",
+			     program_invocation_short_name, (long)getpid(), st.reports, st.reports == 1 ? "" : "s");
+	for (int k = 0; k < UIRQ_REPORT_NR_KINDS && n < sizeof(line); k++) {
+		if (!st.reports_by_kind[k])
+			continue;
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%lu %s", first ? " (" : ", ",
+				      st.reports_by_kind[k], uirq_lockdep_kind_name(k));
+		first = false;
+	}
+	if (n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s, %lu classes, %lu dependencies\n",
+				      first ? "" : ")", st.classes, st.dependencies);
+	if (stopped && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n,
+			 "uirq-lockdep: the validator STOPPED: out of memory for %s; locks taken after that "
+			 "were not validated\n", stopped);
+	log_text(line);
+}
+
+/* The status to exit with instead of the program's own, or -1. */
+static int override_status(void)
+{
+	if (preload_exit_code < 0)
+		return -1;
+	return preload_reports_now() > preload_reports_before ? preload_exit_code : -1;
+}
+
+/*
+ * Last of the exit path: run by _dl_fini after the program's own
+ * destructors, so reports from atexit handlers and destructors count.
+ * stdio has not been flushed yet at this point; flush it, then leave.
+ */
+__attribute__((destructor)) static void preload_teardown(void)
+{
+	int status;
+
+	if (!preload_resolved)
+		return;
+	print_summary();
+	status = override_status();
+	if (status >= 0) {
+		fflush(NULL);
+		REAL(exit_)(status);
+	}
+}
+
+/* A program leaving with _exit() skips the destructor; catch it here. */
+PRELOAD_EXPORT void _exit(int status)
+{
+	int override = override_status();
+
+	print_summary();
+	REAL(exit_)(override >= 0 ? override : status);
+}
+
+PRELOAD_EXPORT void _Exit(int status)
+{
+	int override = override_status();
+
+	print_summary();
+	REAL(Exit_)(override >= 0 ? override : status);
+}

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the preload library adds to lockdep's reports: the reports only it
+ * can make (a destroyed lock used, a lock freed while another thread holds
+ * it), and what the real lock's memory says about who holds it.
+ */
+#include "preload.h"
+
+/*
+ * The thread that holds lock, as glibc's lock says: its TID, -1 if it is
+ * held but the owner is unknown (readers, a spinlock), 0 if it is free.
+ */
+static long lock_holder(void *lock, enum rec_kind kind)
+{
+#ifdef __GLIBC__
+	if (kind == REC_MUTEX) {
+		const pthread_mutex_t *m = lock;
+		int owner;
+
+		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED))
+			return 0;
+		owner = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
+		return owner > 0 ? owner : -1;
+	}
+	if (kind == REC_RWLOCK) {
+		const pthread_rwlock_t *l = lock;
+		/* glibc: bit 1 write-locked, the reader count from bit 3 */
+		unsigned int readers = __atomic_load_n(&l->__data.__readers, __ATOMIC_RELAXED);
+
+		if (readers & 2) {
+			int owner = __atomic_load_n(&l->__data.__cur_writer, __ATOMIC_RELAXED);
+
+			return owner > 0 ? owner : -1;
+		}
+		return (readers >> 3) ? -1 : 0;
+	}
+#endif
+#if defined(__GLIBC__) && (defined(__x86_64__) || defined(__i386__))
+	/* glibc's x86 spinlock counts down from 1, the free state */
+	return __atomic_load_n((const int *)lock, __ATOMIC_RELAXED) <= 0 ? -1 : 0;
+#else
+	return __atomic_load_n((const int *)lock, __ATOMIC_RELAXED) ? -1 : 0;
+#endif
+}
+
+static long map_holder(const struct uirq_lockdep_map *map)
+{
+	const struct lock_rec *r = container_of(map, struct lock_rec, map);
+	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
+
+	return a ? lock_holder((void *)a, r->kind) : 0;
+}
+
+static const struct lockdep_lock_info info = {
+	.holder = map_holder,
+};
+
+__attribute__((constructor)) static void report_setup(void)
+{
+	lockdep_lock_info = &info;
+}
+
+void preload_out_of_memory(const char *what)
+{
+	graph_lock();
+	lockdep_out_of_memory(what);
+	graph_unlock();
+}
+
+static void rpt_rec(const struct lock_rec *r, void *lock)
+{
+	rpt("%p (%s)", lock, r->map.name ? r->map.name : r->name);
+}
+
+void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip)
+{
+	struct lockdep_site site = { .ip = ip };
+
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_DESTROYED, report_sig(r->ident, ip, 0, 0))) {
+		report_headline(true, "WARNING: use of destroyed lock detected!");
+		rpt_task();
+		rpt(" is using lock ");
+		rpt_rec(r, lock);
+		rpt(" at:\n");
+		rpt_site(&site);
+		rpt("\nbut it was destroyed, and not initialised again since.\n");
+		rpt("\nother info that might help us debug this:\n");
+		rpt_held_locks(&lockdep_current);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+}
+
+void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len)
+{
+	long holder = lock_holder(lock, r->kind);
+
+	if (!holder)
+		return;
+	graph_lock();
+	if (report_begin(UIRQ_REPORT_HELD_FREED, report_sig(r->ident, 1, 0, 0))) {
+		report_headline(true, "WARNING: held lock freed!");
+		rpt_task();
+		if (len)
+			rpt(" is freeing memory %p-%p, with a lock still held there!\n",
+			    mem, (void *)((char *)mem + len));
+		else
+			rpt(" is destroying a lock that is still held!\n");
+		rpt_rec(r, lock);
+		if (holder > 0)
+			rpt(", held by thread %ld\n", holder);
+		else
+			rpt(", held by another thread\n");
+		rpt_held_locks(&lockdep_current);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	graph_unlock();
+}

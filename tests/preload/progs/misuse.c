@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Lock misuse that no lock-order check sees, one case per argument; each is
+ * reported once, and the program goes on:
+ *   lock-destroyed      pthread_mutex_lock() on a destroyed mutex (EINVAL)
+ *   unlock-destroyed    pthread_mutex_unlock() on a destroyed mutex
+ *   rwlock-destroyed    pthread_rwlock_rdlock() on a destroyed rwlock
+ *   recursive-unlock    a recursive mutex unlocked once more than locked
+ *   foreign-unlock      a mutex unlocked by a thread that does not hold it (the
+ *                       holder unlocks it again afterwards, as glibc lets it)
+ *   errorcheck-unlock   an error-checking mutex unlocked when not held (EPERM)
+ *   free-locked         free() of memory holding a mutex another thread holds
+ *                       (that thread then ends with it held: a second report)
+ *   free-own            free() of memory holding a mutex this thread holds
+ *   destroyed-reinit    a destroyed mutex initialised again and used: no report
+ */
+#include "prog.h"
+
+#include <semaphore.h>
+
+static pthread_mutex_t shared = PTHREAD_MUTEX_INITIALIZER;
+static sem_t locked, done;
+
+static void *hold_until_done(void *arg)
+{
+	pthread_mutex_t *m = arg;
+
+	ok(pthread_mutex_lock(m));
+	sem_post(&locked);
+	while (sem_wait(&done) != 0)
+		;
+	if (m == &shared)
+		ok(pthread_mutex_unlock(m));
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : "";
+	pthread_mutexattr_t attr;
+	pthread_mutex_t m;
+	pthread_rwlock_t rw;
+	pthread_t t;
+
+	sem_init(&locked, 0, 0);
+	sem_init(&done, 0, 0);
+	ok(pthread_mutexattr_init(&attr));
+	if (!strcmp(c, "lock-destroyed") || !strcmp(c, "unlock-destroyed") || !strcmp(c, "destroyed-reinit")) {
+		ok(pthread_mutex_init(&m, NULL));
+		ok(pthread_mutex_lock(&m));
+		ok(pthread_mutex_unlock(&m));
+		ok(pthread_mutex_destroy(&m));
+		if (!strcmp(c, "lock-destroyed")) {
+			expect(pthread_mutex_lock(&m), EINVAL);
+		} else if (!strcmp(c, "unlock-destroyed")) {
+			pthread_mutex_unlock(&m);	/* glibc's answer does not matter */
+		} else {
+			ok(pthread_mutex_init(&m, NULL));
+			ok(pthread_mutex_lock(&m));
+			ok(pthread_mutex_unlock(&m));
+			ok(pthread_mutex_destroy(&m));
+		}
+	} else if (!strcmp(c, "rwlock-destroyed")) {
+		ok(pthread_rwlock_init(&rw, NULL));
+		ok(pthread_rwlock_rdlock(&rw));
+		ok(pthread_rwlock_unlock(&rw));
+		ok(pthread_rwlock_destroy(&rw));
+		pthread_rwlock_rdlock(&rw);	/* glibc does not check */
+	} else if (!strcmp(c, "recursive-unlock") || !strcmp(c, "errorcheck-unlock")) {
+		bool rec = !strcmp(c, "recursive-unlock");
+
+		ok(pthread_mutexattr_settype(&attr, rec ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ERRORCHECK));
+		ok(pthread_mutex_init(&m, &attr));
+		ok(pthread_mutex_lock(&m));
+		if (rec)
+			ok(pthread_mutex_lock(&m));
+		ok(pthread_mutex_unlock(&m));
+		if (rec)
+			ok(pthread_mutex_unlock(&m));
+		expect(pthread_mutex_unlock(&m), EPERM);
+		ok(pthread_mutex_destroy(&m));
+	} else if (!strcmp(c, "foreign-unlock")) {
+		ok(pthread_create(&t, NULL, hold_until_done, &shared));
+		while (sem_wait(&locked) != 0)
+			;
+		ok(pthread_mutex_unlock(&shared));	/* glibc lets a normal mutex be unlocked by anyone */
+		sem_post(&done);
+		ok(pthread_join(t, NULL));
+	} else if (!strcmp(c, "free-locked")) {
+		pthread_mutex_t *hm = malloc(sizeof(*hm));
+
+		ok(pthread_mutex_init(hm, NULL));
+		ok(pthread_create(&t, NULL, hold_until_done, hm));
+		while (sem_wait(&locked) != 0)
+			;
+		free(hm);
+		sem_post(&done);
+		ok(pthread_join(t, NULL));
+	} else if (!strcmp(c, "free-own")) {
+		pthread_mutex_t *hm = malloc(sizeof(*hm));
+
+		ok(pthread_mutex_init(hm, NULL));
+		ok(pthread_mutex_lock(hm));
+		free(hm);
+		/* the lock went with the memory: nothing is held any more */
+		ok(pthread_mutex_lock(&shared));
+		ok(pthread_mutex_unlock(&shared));
+	} else {
+		fprintf(stderr, "misuse: unknown case '%s'\n", c);
+		return 2;
+	}
+	printf("misuse: %s done\n", c);
+	return 0;
+}
