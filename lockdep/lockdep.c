@@ -18,6 +18,7 @@
 #include "lockdep_internal.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,10 +121,19 @@ static void print_unlock_imbalance_bug(struct lockdep_task *t, struct uirq_lockd
 			 report_sig(map_class_key(map, 0),
 				    site->file ? report_sig_str(site->file) : site->ip,
 				    (uint64_t)site->line, 0))) {
+		const struct lock_class *class = __atomic_load_n(&map->class_cache, __ATOMIC_ACQUIRE);
+		char name[LOCKDEP_NAME_MAX];
+
+		if (class)
+			lockdep_class_name(class, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s", map->name ? map->name : "<unnamed>");
 		report_headline(true, "WARNING: bad unlock balance detected!");
 		rpt_task();
-		rpt(" is trying to release lock (%s) at:\n", map->name ? map->name : "<unnamed>");
+		rpt(" is trying to release lock (%s) at:\n", name);
 		rpt_site(site);
+		rj_lock("releasing", name, lockdep_lock_info ? lockdep_lock_info->instance(map) : (uintptr_t)map,
+			site);
 		rpt("\nbut there are no more locks to release!\n");
 		if (lockdep_lock_info) {
 			long holder = lockdep_lock_info->holder(map);
@@ -150,7 +160,7 @@ static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const
 		report_headline(true, "WARNING: held lock freed!");
 		rpt_task();
 		rpt(" is freeing memory %p-%p, with a lock still held there!\n", from, to);
-		rpt_held_lock(hlock);
+		rpt_held_lock(hlock, "freed");
 		rpt_held_locks(t);
 		rpt("\n");
 		rpt_stack_backtrace("stack backtrace:");

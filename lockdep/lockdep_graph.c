@@ -289,14 +289,19 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 
 void rpt_dep_site(const struct lock_dep *d)
 {
-	rpt("       lock(%s) at ", d->to->name);
+	char to[LOCKDEP_NAME_MAX], from[LOCKDEP_NAME_MAX];
+
+	lockdep_class_name(d->to, to, sizeof(to));
+	lockdep_class_name(d->from, from, sizeof(from));
+	rpt("       lock(%s) at ", to);
 	rpt_site(&d->site);
 	rpt("\n");
 	if (!d->site.file)
-		rpt_trace(&d->trace, "         ");
-	rpt("       while holding (%s) taken at ", d->from->name);
+		rpt_trace(&d->trace, "         ", d->site.ip);
+	rpt("       while holding (%s) taken at ", from);
 	rpt_site(&d->prev_site);
 	rpt("\n");
+	rj_dep(to, &d->site, from, &d->prev_site);
 }
 
 /* The i-th node of a path, 0 being the root. */
@@ -340,9 +345,9 @@ static void print_circular_bug(struct lockdep_task *t, struct held_lock *prev,
 	report_headline(true, "WARNING: possible circular locking dependency detected");
 	rpt_task();
 	rpt(" is trying to acquire lock:\n");
-	rpt_held_lock(next);
+	rpt_held_lock(next, "acquiring");
 	rpt("\nbut task is already holding lock:\n");
-	rpt_held_lock(prev);
+	rpt_held_lock(prev, "holding");
 	rpt("\nwhich lock already depends on the new lock.\n\n");
 	rpt("\nthe existing dependency chain (in reverse order) is:\n");
 	for (unsigned int i = n; i > 0; i--) {
@@ -353,9 +358,13 @@ static void print_circular_bug(struct lockdep_task *t, struct held_lock *prev,
 	}
 	rpt("\n-> #0 ");
 	rpt_class(next->class);
-	rpt(":\n       lock(%s) at ", next->class->name);
+	rpt(":\n       lock(");
+	rpt_lock_name_bare(next->class);
+	rpt(") at ");
 	rpt_site(&next->site);
-	rpt("\n       while holding (%s) taken at ", prev->class->name);
+	rpt("\n       while holding (");
+	rpt_lock_name_bare(prev->class);
+	rpt(") taken at ");
 	rpt_site(&prev->site);
 	rpt("\n\nother info that might help us debug this:\n\n");
 
@@ -390,9 +399,9 @@ static void print_deadlock_bug(struct lockdep_task *t, struct held_lock *prev, s
 	report_headline(true, "WARNING: possible recursive locking detected");
 	rpt_task();
 	rpt(" is trying to acquire lock:\n");
-	rpt_held_lock(next);
+	rpt_held_lock(next, "acquiring");
 	rpt("\nbut task is already holding lock:\n");
-	rpt_held_lock(prev);
+	rpt_held_lock(prev, "holding");
 	rpt("\nother info that might help us debug this:\n");
 	rpt(" Possible unsafe locking scenario:\n\n");
 	rpt("       CPU0\n");

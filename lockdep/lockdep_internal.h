@@ -36,9 +36,14 @@
 
 /* ---- what the preload library adds to reports (NULL in libuirq) ---- */
 
+struct lock_class;
 struct lockdep_lock_info {
 	/* The thread holding the lock behind map, as the real lock says: TID, -1 held (owner unknown), 0 free. */
 	long (*holder)(const struct uirq_lockdep_map *map);
+	/* The address of the lock behind map (the program's pthread lock, not our record of it). */
+	uintptr_t (*instance)(const struct uirq_lockdep_map *map);
+	/* A person's name for class into buf ("&stats_lock", "mutex@0x.. initialised at f.c:8 in f"); false: none. */
+	bool (*class_name)(const struct lock_class *class, char *buf, size_t len);
 };
 extern const struct lockdep_lock_info *lockdep_lock_info;
 
@@ -61,6 +66,39 @@ struct lockdep_site {
 void lockdep_stacktrace_init(void);
 /* Capture the caller's stack, dropping the innermost skip frames. */
 void lockdep_save_trace(struct lockdep_trace *trace, int skip);
+
+/* ---- the machine-readable side of a report (lockdep_json.c) ---- */
+
+#define REPORT_TEXT_MAX		32768
+#define REPORT_FACTS_MAX	256
+
+/* What suppressions match on: every lock name, function and source file a report mentions. */
+enum report_fact_kind { FACT_LOCK, FACT_FUNCTION, FACT_FILE };
+struct report_facts {
+	unsigned int nr;
+	struct {
+		enum report_fact_kind kind;
+		const char *text;
+	} fact[REPORT_FACTS_MAX];
+};
+
+void rj_reset(void);
+void rj_thread(const char *name);
+/* A lock in the report: role "acquiring", "holding", "freed", "held"...; site may be NULL. */
+void rj_lock(const char *role, const char *name, uintptr_t instance, const struct lockdep_site *site);
+void rj_dep(const char *lock, const struct lockdep_site *site, const char *holding,
+	    const struct lockdep_site *holding_site);
+void rj_frame(unsigned long ip);
+const struct report_facts *rj_facts(void);
+/* The whole report as one line of JSON (valid until the next report). */
+const char *rj_finish(const char *kind, const char *headline, const char *text);
+
+/* ---- suppressions (lockdep_suppress.c) ---- */
+
+/* Add the rules in text (the --suppress file's format); -1 with *line set at a bad line. */
+int lockdep_suppress_parse(const char *text, int *line, char *why, size_t why_len);
+/* Does a rule cover this report? */
+bool lockdep_suppressed(enum uirq_lockdep_report_kind kind, const struct report_facts *facts);
 
 /* ---- lockdep's own locks (lockdep_report.c) ---- */
 
@@ -89,7 +127,8 @@ void rpt_task(void);
 /* "NAME/TID" of the calling thread, as reports print it. */
 void task_name(char *buf, size_t len);
 void rpt_site(const struct lockdep_site *site);
-void rpt_trace(const struct lockdep_trace *trace, const char *indent);
+/* A trace under a site already printed (site_ip, 0 for none): the frames that follow it. */
+void rpt_trace(const struct lockdep_trace *trace, const char *indent, unsigned long site_ip);
 void rpt_stack_backtrace(const char *title);
 /* Deliver the finished report to the handler or stderr; abort() if fatal. */
 void report_end(void);
@@ -381,7 +420,11 @@ void rpt_held_locks(const struct lockdep_task *t);
 void rpt_lock_name(const struct lock_class *class);	/* "(name/1)" */
 void rpt_lock_name_bare(const struct lock_class *class);	/* "name/1", in scenarios */
 void rpt_class(const struct lock_class *class);		/* name with usage chars */
-void rpt_held_lock(const struct held_lock *hlock);	/* " (name){..}, at: site" */
+/* "0x55.. (name){..}, at: site"; role names it in the JSON ("acquiring", "holding", "held"...) */
+void rpt_held_lock(const struct held_lock *hlock, const char *role);
+#define LOCKDEP_NAME_MAX	192
+/* A class as reports name it: the preload library's names for its locks, else the map's name, "/subclass". */
+void lockdep_class_name(const struct lock_class *class, char *buf, size_t len);
 
 /* ---- chain cache (lockdep_chains.c) ---- */
 

@@ -151,7 +151,7 @@ static void print_usage_bug(struct lockdep_task *t, struct held_lock *this,
 	rpt_task();
 	rpt_irq_state();
 	rpt(" takes:\n");
-	rpt_held_lock(this);
+	rpt_held_lock(this, "changing");
 	rpt("{%s} state was registered at:\n", usage_str(prev_bit));
 	rpt_usage_site(c, prev_bit);
 	rpt("\nother info that might help us debug this:\n");
@@ -200,7 +200,7 @@ static void print_irq_inversion_bug(struct lockdep_task *t, struct held_lock *th
 	rpt_task();
 	rpt_irq_state();
 	rpt(" just changed the state of lock:\n");
-	rpt_held_lock(this);
+	rpt_held_lock(this, "changing");
 	if (forwards)
 		rpt("but this lock took another, %s-unsafe lock in the past:\n", irqclass);
 	else
@@ -319,9 +319,9 @@ static void print_bad_irq_dependency(struct lockdep_task *t, struct held_lock *p
 	rpt_task();
 	rpt_irq_state();
 	rpt(" is trying to acquire:\n");
-	rpt_held_lock(next);
+	rpt_held_lock(next, "acquiring");
 	rpt("\nand this task is already holding:\n");
-	rpt_held_lock(prev);
+	rpt_held_lock(prev, "holding");
 	rpt("which would create a new lock dependency:\n ");
 	rpt_class(prev->class);
 	rpt(" -> ");

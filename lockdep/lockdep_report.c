@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
+#include "lockdep_symbols.h"
 
 #include <dlfcn.h>
 #include <linux/futex.h>
@@ -92,7 +93,7 @@ const char *uirq_lockdep_kind_name(int kind)
 static _Atomic(uirq_lockdep_report_fn) report_fn;
 static _Atomic(void *) report_arg;
 static atomic_bool report_fatal;
-static _Atomic unsigned long nr_reports;
+static _Atomic unsigned long nr_reports, nr_suppressed;
 static _Atomic unsigned long nr_reports_by_kind[UIRQ_REPORT_NR_KINDS];
 
 void report_set_handler(uirq_lockdep_report_fn fn, void *arg)
@@ -111,6 +112,7 @@ void report_set_fatal(bool on)
 void report_stats(struct uirq_lockdep_stats *stats)
 {
 	stats->reports = atomic_load(&nr_reports);
+	stats->suppressed = atomic_load(&nr_suppressed);
 	for (int i = 0; i < UIRQ_REPORT_NR_KINDS; i++)
 		stats->reports_by_kind[i] = atomic_load(&nr_reports_by_kind[i]);
 }
@@ -179,13 +181,12 @@ static bool sig_insert(uint64_t sig)
 
 /* ---- the report buffer ---- */
 
-#define REPORT_MAX 32768
 
 static struct {
 	enum uirq_lockdep_report_kind kind;
 	size_t len;
 	char headline[256];
-	char text[REPORT_MAX];
+	char text[REPORT_TEXT_MAX];
 } rep;
 
 bool report_begin(enum uirq_lockdep_report_kind kind, uint64_t sig)
@@ -196,6 +197,7 @@ bool report_begin(enum uirq_lockdep_report_kind kind, uint64_t sig)
 	rep.len = 0;
 	rep.text[0] = 0;
 	rep.headline[0] = 0;
+	rj_reset();
 	return true;
 }
 
@@ -223,13 +225,13 @@ static void vrpt(const char *fmt, va_list ap)
 {
 	int n;
 
-	if (rep.len >= REPORT_MAX - 1)
+	if (rep.len >= REPORT_TEXT_MAX - 1)
 		return;
-	n = vsnprintf(rep.text + rep.len, REPORT_MAX - rep.len, fmt, ap);
+	n = vsnprintf(rep.text + rep.len, REPORT_TEXT_MAX - rep.len, fmt, ap);
 	if (n > 0)
 		rep.len += (size_t)n;
-	if (rep.len > REPORT_MAX - 1)
-		rep.len = REPORT_MAX - 1;
+	if (rep.len > REPORT_TEXT_MAX - 1)
+		rep.len = REPORT_TEXT_MAX - 1;
 }
 
 void rpt(const char *fmt, ...)
@@ -271,6 +273,11 @@ void report_end(void)
 		.kind = rep.kind, .headline = rep.headline, .text = rep.text,
 	};
 
+	if (lockdep_suppressed(rep.kind, rj_facts())) {
+		atomic_fetch_add(&nr_suppressed, 1);
+		return;
+	}
+	r.json = rj_finish(uirq_lockdep_kind_name(rep.kind), rep.headline, rep.text);
 	atomic_fetch_add(&nr_reports, 1);
 	atomic_fetch_add(&nr_reports_by_kind[rep.kind], 1);
 	if (fn)
@@ -298,24 +305,16 @@ void rpt_task(void)
 
 	task_name(name, sizeof(name));
 	rpt("%s", name);
+	rj_thread(name);
 }
 
+/* "func+0x1c (file.c:42) [module]", as much of it as is known */
 static void rpt_ip(unsigned long ip)
 {
-	Dl_info info;
+	char frame[512];
 
-	/* ip - 1: a return address may already belong to the next function */
-	if (ip && dladdr((void *)(ip - 1), &info) && info.dli_fname) {
-		const char *lib = strrchr(info.dli_fname, '/');
-
-		lib = lib ? lib + 1 : info.dli_fname;
-		if (info.dli_sname)
-			rpt("%s+0x%lx [%s]", info.dli_sname, ip - (unsigned long)info.dli_saddr, lib);
-		else
-			rpt("0x%lx [%s+0x%lx]", ip, lib, ip - (unsigned long)info.dli_fbase);
-	} else {
-		rpt("0x%lx", ip);
-	}
+	lockdep_sym_format(ip, false, frame, sizeof(frame));
+	rpt("%s", frame);
 }
 
 void rpt_site(const struct lockdep_site *site)
@@ -328,9 +327,10 @@ void rpt_site(const struct lockdep_site *site)
 		rpt("?");
 }
 
-void rpt_trace(const struct lockdep_trace *trace, const char *indent)
+void rpt_trace(const struct lockdep_trace *trace, const char *indent, unsigned long site_ip)
 {
-	for (unsigned int i = 0; i < trace->nr; i++) {
+	/* the site itself was just printed: the trace goes on from its caller */
+	for (unsigned int i = trace->nr && trace->frames[0] == site_ip; i < trace->nr; i++) {
 		rpt("%s", indent);
 		rpt_ip(trace->frames[i]);
 		rpt("\n");
@@ -343,16 +343,32 @@ void rpt_stack_backtrace(const char *title)
 
 	lockdep_save_trace(&trace, 1);
 	rpt("%s\n", title);
-	rpt_trace(&trace, " ");
+	rpt_trace(&trace, " ", 0);
+	for (unsigned int i = 0; i < trace.nr; i++)
+		rj_frame(trace.frames[i]);
 }
 
 #if UIRQ_CONFIG_LOCKDEP
 
+void lockdep_class_name(const struct lock_class *class, char *buf, size_t len)
+{
+	int n = 0;
+
+	if (!lockdep_lock_info || !lockdep_lock_info->class_name ||
+	    !lockdep_lock_info->class_name(class, buf, len))
+		n = snprintf(buf, len, "%s", class->name);
+	else
+		n = (int)strlen(buf);
+	if (class->subclass && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "/%u", class->subclass);
+}
+
 void rpt_lock_name_bare(const struct lock_class *class)
 {
-	rpt("%s", class->name);
-	if (class->subclass)
-		rpt("/%u", class->subclass);
+	char name[LOCKDEP_NAME_MAX];
+
+	lockdep_class_name(class, name, sizeof(name));
+	rpt("%s", name);
 }
 
 void rpt_lock_name(const struct lock_class *class)
@@ -371,13 +387,19 @@ void rpt_class(const struct lock_class *class)
 	rpt("{%s}", usage);
 }
 
-void rpt_held_lock(const struct held_lock *hlock)
+void rpt_held_lock(const struct held_lock *hlock, const char *role)
 {
-	rpt("%p ", (void *)hlock_map(hlock));
+	const struct uirq_lockdep_map *map = hlock_map(hlock);
+	uintptr_t instance = lockdep_lock_info ? lockdep_lock_info->instance(map) : (uintptr_t)map;
+	char name[LOCKDEP_NAME_MAX];
+
+	lockdep_class_name(hlock->class, name, sizeof(name));
+	rpt("%p ", (void *)instance);
 	rpt_class(hlock->class);
 	rpt(", at: ");
 	rpt_site(&hlock->site);
 	rpt("\n");
+	rj_lock(role, name, instance, &hlock->site);
 }
 
 void rpt_held_locks(const struct lockdep_task *t)
@@ -393,7 +415,7 @@ void rpt_held_locks(const struct lockdep_task *t)
 	rpt(":\n");
 	for (unsigned int i = 0; i < t->depth; i++) {
 		rpt(" #%u: ", i);
-		rpt_held_lock(held_lock_at(t, i));
+		rpt_held_lock(held_lock_at(t, i), "held");
 	}
 }
 

@@ -40,6 +40,8 @@ static void usage(FILE *out)
 		"  --classes MODE       instance (default): a lock class per lock;\n"
 		"                       site: a class per pthread_*_init call site\n"
 		"  --log FILE           append reports to FILE instead of stderr\n"
+		"  --json FILE          append reports to FILE as JSON records too, one a line\n"
+		"  --suppress FILE      do not report what FILE's rules cover (see uirq-lockdep(1))\n"
 		"  --help               show this help\n"
 		"  --version            show the version\n"
 		"\n"
@@ -183,19 +185,20 @@ static int add_preload(const char *lib)
 }
 
 /*
- * --log is relative to where the user typed it, not to where the program
- * chdir()s; a file that cannot be opened is an error here, before the
- * program runs, not a surprise in its output.
+ * A file option for the module: relative to where the user typed it, not to
+ * where the program chdir()s; one that cannot be opened (for appending, or
+ * for reading) is an error here, before the program runs, not a surprise in
+ * its output.
  */
-static int set_log(const char *file)
+static int set_file(const char *opt, const char *env, const char *file, bool output)
 {
 	char *abs = NULL;
 	char cwd[PATH_MAX];
 	int ret, fd;
 
-	fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	fd = output ? open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "%s: --log %s: %s\n", prog_name, file, strerror(errno));
+		fprintf(stderr, "%s: %s %s: %s\n", prog_name, opt, file, strerror(errno));
 		return -1;
 	}
 	close(fd);
@@ -204,7 +207,7 @@ static int set_log(const char *file)
 			return -1;
 		file = abs;
 	}
-	ret = setenv("UIRQ_LOCKDEP_LOG", file, 1);
+	ret = setenv(env, file, 1);
 	free(abs);
 	return ret;
 }
@@ -234,12 +237,15 @@ static int run(const char *program, char **args)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_FATAL = 256, OPT_EXIT_CODE, OPT_CLASSES, OPT_LOG, OPT_HELP, OPT_VERSION };
+	enum { OPT_FATAL = 256, OPT_EXIT_CODE, OPT_CLASSES, OPT_LOG, OPT_JSON, OPT_SUPPRESS, OPT_HELP,
+	       OPT_VERSION };
 	static const struct option opts[] = {
 		{ "fatal", no_argument, NULL, OPT_FATAL },
 		{ "exit-code", required_argument, NULL, OPT_EXIT_CODE },
 		{ "classes", required_argument, NULL, OPT_CLASSES },
 		{ "log", required_argument, NULL, OPT_LOG },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "suppress", required_argument, NULL, OPT_SUPPRESS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -274,7 +280,15 @@ int main(int argc, char **argv)
 			setenv("UIRQ_LOCKDEP_CLASSES", optarg, 1);
 			break;
 		case OPT_LOG:
-			if (set_log(optarg) != 0)
+			if (set_file("--log", "UIRQ_LOCKDEP_LOG", optarg, true) != 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_JSON:
+			if (set_file("--json", "UIRQ_LOCKDEP_JSON", optarg, true) != 0)
+				return EXIT_USAGE;
+			break;
+		case OPT_SUPPRESS:
+			if (set_file("--suppress", "UIRQ_LOCKDEP_SUPPRESS", optarg, false) != 0)
 				return EXIT_USAGE;
 			break;
 		case OPT_HELP:

@@ -77,6 +77,13 @@ struct uirq_lockdep_report {
 	enum uirq_lockdep_report_kind kind;
 	const char *headline;	/* the kernel's headline, without the "=====" frame */
 	const char *text;	/* the whole report as printed */
+	/*
+	 * The same report as one line of JSON: kind, headline, pid, thread,
+	 * locks (each with role, name, address, site), chain (each dependency
+	 * with its lock, site, while_holding and holding_site), held, backtrace
+	 * (sites as address, function, offset, file, line, module) and text.
+	 */
+	const char *json;
 };
 
 /* A report handler; it runs with lockdep's graph lock held and must not take uirq locks. */
@@ -90,6 +97,7 @@ struct uirq_lockdep_stats {
 	unsigned long chain_hits;	/* acquisitions answered by the chain cache */
 	unsigned long bfs_searches;	/* breadth-first graph searches run */
 	unsigned long reports;		/* reports emitted (all kinds) */
+	unsigned long suppressed;	/* reports a suppression rule covered (not emitted) */
 	unsigned long reports_by_kind[UIRQ_REPORT_NR_KINDS];
 	unsigned long max_depth_seen;	/* deepest held-lock stack seen */
 };

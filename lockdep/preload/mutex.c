@@ -39,7 +39,7 @@ static inline bool got_it(int ret)
 }
 
 static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, const struct timespec *t,
-			  unsigned long ip)
+				 unsigned long ip, unsigned int subclass)
 {
 	struct lock_rec *r;
 	bool owned;
@@ -58,11 +58,11 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 		return ret;
 	}
 	if (op != OP_TRY)
-		preload_acquire(r, 0, UIRQ_LOCK_WRITE, ip);
+		preload_acquire(r, subclass, 0, UIRQ_LOCK_WRITE, ip);
 	ret = real_lock(op, m, clk, t);
 	if (likely(got_it(ret))) {
 		if (op == OP_TRY)
-			preload_acquire(r, 1, UIRQ_LOCK_WRITE, ip);
+			preload_acquire(r, subclass, 1, UIRQ_LOCK_WRITE, ip);
 		if (owned) {
 			atomic_store_explicit(&r->owner, SELF, memory_order_relaxed);
 			r->depth = 1;
@@ -77,7 +77,7 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 /* pthread_mutex_lock, for whatever the fast path below does not handle. */
 static __attribute__((noinline)) int lock_slow(pthread_mutex_t *m, unsigned long ip)
 {
-	return do_lock(OP_LOCK, m, 0, NULL, ip);
+	return do_lock(OP_LOCK, m, 0, NULL, ip, 0);
 }
 
 /* A failed pthread_mutex_lock (EINVAL, ENOTRECOVERABLE, ...): the validation stays, the hold does not. */
@@ -126,20 +126,26 @@ PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	return lock_call(m, CALLER_IP);
 }
 
+/* <uirq/lockdep-annotate.h>: mutex_lock_nested() */
+PRELOAD_EXPORT int uirq__mutex_lock_nested(pthread_mutex_t *m, unsigned int subclass)
+{
+	return do_lock(OP_LOCK, m, 0, NULL, CALLER_IP, subclass);
+}
+
 PRELOAD_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m)
 {
-	return do_lock(OP_TRY, m, 0, NULL, CALLER_IP);
+	return do_lock(OP_TRY, m, 0, NULL, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *restrict m, const struct timespec *restrict t)
 {
-	return do_lock(OP_TIMED, m, 0, t, CALLER_IP);
+	return do_lock(OP_TIMED, m, 0, t, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *restrict m, clockid_t clk,
 					   const struct timespec *restrict t)
 {
-	return do_lock(OP_CLOCK, m, clk, t, CALLER_IP);
+	return do_lock(OP_CLOCK, m, clk, t, CALLER_IP, 0);
 }
 
 /* The annotation of an unlock that is not of the top of the stack, or of a recursive/error-checking mutex. */

@@ -7,11 +7,15 @@
  *   UIRQ_LOCKDEP_EXIT_CODE=N   exit with N if anything was reported
  *   UIRQ_LOCKDEP_CLASSES=site  one class per pthread_*_init call site
  *   UIRQ_LOCKDEP_LOG=FILE      append reports to FILE instead of stderr
+ *   UIRQ_LOCKDEP_JSON=FILE     append reports to FILE as JSON records too
+ *   UIRQ_LOCKDEP_SUPPRESS=FILE drop the reports its rules cover (lockdep_suppress.c)
  * and what a forked child must know.
  */
 #include "preload.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +29,36 @@ unsigned long preload_reports_before;
 void preload_msg(const char *s)
 {
 	preload_write(STDERR_FILENO, s, strlen(s));
+}
+
+/*
+ * A suppression file that cannot be read or has a bad line stops the
+ * program before it starts (exit 2, as for a usage error): rules meant to
+ * hide a judged report must not quietly hide nothing, nor everything.
+ */
+static void load_suppressions(const char *path)
+{
+	char *text = NULL, why[160];
+	size_t size = 0;
+	int line, fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd >= 0) {
+		text = calloc(1, 65536);
+		while (text && (n = read(fd, text + size, 65535 - size)) > 0)
+			size += (size_t)n;
+		close(fd);
+	}
+	if (fd < 0 || !text || size >= 65535) {
+		fprintf(stderr, "uirq-lockdep: --suppress %s: %s\n", path,
+			fd < 0 ? strerror(errno) : "larger than 64 KiB");
+		_exit(2);
+	}
+	if (lockdep_suppress_parse(text, &line, why, sizeof(why)) != 0) {
+		fprintf(stderr, "uirq-lockdep: %s:%d: %s\n", path, line, why);
+		_exit(2);
+	}
+	free(text);
 }
 
 static bool env_on(const char *name)
@@ -76,6 +110,9 @@ __attribute__((constructor)) static void preload_setup(void)
 		else
 			preload_exit_code = (int)n;
 	}
-	preload_output_setup(getenv("UIRQ_LOCKDEP_LOG"));
+	v = getenv("UIRQ_LOCKDEP_SUPPRESS");
+	if (v && *v)
+		load_suppressions(v);
+	preload_output_setup(getenv("UIRQ_LOCKDEP_LOG"), getenv("UIRQ_LOCKDEP_JSON"));
 	pthread_atfork(NULL, NULL, forked_child);
 }

@@ -141,6 +141,9 @@ struct lock_rec {
 	_Atomic uintptr_t owner;
 	unsigned int depth;
 	unsigned long site;		/* init call site if known, else first acquisition */
+	bool site_is_init;
+	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
+	const char *user_name;		/* uirq_lock_set_name() */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
 	struct lock_rec *free_next;
@@ -276,6 +279,10 @@ void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
 /* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
 bool rec_is_marked(const struct lock_rec *r, void *lock);
 
+/* ---- annotations (annotate.c, <uirq/lockdep-annotate.h>) ---- */
+/* A new identity for the lock at r's address: what was annotated for it before (table lock held). */
+void annotate_apply_pending(struct lock_rec *r);
+
 /* ---- reports only the preload library makes (report.c) ---- */
 void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip);
 /* r's lock is being destroyed (len 0) or its memory freed: report if another thread holds it. */
@@ -314,9 +321,12 @@ static ALWAYS_INLINE struct lock_rec *rec_probe(void *lock, enum rec_kind kind)
  * the engine's fast path, inline.  Every map this module gives the engine
  * is the map of a lock_rec.
  */
-static ALWAYS_INLINE void preload_acquire(struct lock_rec *r, int trylock, int read, unsigned long ip)
+static ALWAYS_INLINE void preload_acquire(struct lock_rec *r, unsigned int subclass, int trylock, int read,
+					  unsigned long ip)
 {
-	lockdep_acquire(&r->map, 0, trylock, read, ip, NULL, 0);
+	if (subclass)
+		r->had_subclass = true;		/* its class goes when the lock does (record.c) */
+	lockdep_acquire(&r->map, subclass, trylock, read, ip, NULL, 0);
 }
 
 /* The record behind a held lock's map (every map this module gives the engine is a record's). */
@@ -353,6 +363,9 @@ static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 	return false;
 }
 
+/* The site record whose key this is, or NULL (site.c's keys live in one array). */
+struct site_rec *site_of_key(const void *key);
+
 /* One init call site (site mode): its class key lives as long as the process. */
 struct site_rec {
 	_Atomic uintptr_t ip;
@@ -381,7 +394,7 @@ void preload_msg(const char *s);
 extern int preload_exit_code;		/* UIRQ_LOCKDEP_EXIT_CODE, or -1 */
 extern unsigned long preload_reports_before;	/* inherited from the parent process */
 bool preload_write(int fd, const char *s, size_t len);
-void preload_output_setup(const char *log_path);
+void preload_output_setup(const char *log_path, const char *json_path);
 unsigned long preload_reports_now(void);
 
 #pragma GCC visibility pop

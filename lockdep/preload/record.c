@@ -120,6 +120,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	r->depth = 0;
 	r->ident = next_ident++;
 	r->site = ip;
+	r->site_is_init = from_init;
 #ifdef __GLIBC__
 	/* a mutex remembers where it was initialised (mutex.c) */
 	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER) && !from_init) {
@@ -127,7 +128,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 
 		if (init_site) {
 			r->site = init_site;
-			from_init = true;
+			r->site_is_init = from_init = true;
 		}
 	}
 #endif
@@ -138,6 +139,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 		uirq_lockdep_init_map(&r->map, site->name, &site->key, 0);
 	else
 		uirq_lockdep_init_map(&r->map, r->name, &r->key, 0);
+	annotate_apply_pending(r);
 	if (!(flags & REC_NO_MARKER))
 		atomic_store_explicit(rec_marker(lock, kind), r->ident, memory_order_relaxed);
 	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
@@ -149,9 +151,11 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
  */
 static void drop_identity(struct lock_rec *r)
 {
-	if (r->map.key == &r->key && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
+	if (r->map.key == &r->key && (__atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE) || r->had_subclass))
 		uirq_lockdep_unregister_key(&r->key);
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
+	r->had_subclass = false;
+	r->user_name = NULL;
 }
 
 /* The old lock at r's address is gone (re-initialised or reused): forget a hold of it, with a report. */

@@ -5,6 +5,10 @@
  * it), and what the real lock's memory says about who holds it.
  */
 #include "preload.h"
+#include "../lockdep_symbols.h"
+
+#include <stdio.h>
+#include <string.h>
 
 /*
  * The thread that holds lock, as glibc's lock says: its TID, -1 if it is
@@ -51,8 +55,80 @@ static long map_holder(const struct uirq_lockdep_map *map)
 	return a ? lock_holder((void *)a, r->kind) : 0;
 }
 
+static uintptr_t map_instance(const struct uirq_lockdep_map *map)
+{
+	return atomic_load_explicit(&container_of(map, struct lock_rec, map)->addr, memory_order_relaxed);
+}
+
+static const char *const kind_names[] = { [REC_MUTEX] = "mutex", [REC_RWLOCK] = "rwlock", [REC_SPIN] = "spinlock" };
+
+/* "initialised at pool.c:88 in pool_create", "first taken at pool_lock+0x1c [libpool.so]" */
+static void describe_site(char *buf, size_t len, unsigned long ip, bool init)
+{
+	struct lockdep_sym sym;
+	const char *what = init ? "initialised" : "first taken";
+
+	if (!ip || !lockdep_sym_code(ip, false, &sym))
+		snprintf(buf, len, "%s at %#lx", what, ip);
+	else if (sym.file && sym.func)
+		snprintf(buf, len, "%s at %s:%d in %s", what,
+			 strrchr(sym.file, '/') ? strrchr(sym.file, '/') + 1 : sym.file, sym.line, sym.func);
+	else if (sym.func)
+		snprintf(buf, len, "%s at %s+%#lx [%s]", what, sym.func, sym.func_off, sym.module ? sym.module : "?");
+	else
+		snprintf(buf, len, "%s at %s+%#lx", what, sym.module ? sym.module : "?", sym.module_off);
+}
+
+/*
+ * A lock as a person would name it: as the program named it
+ * (uirq_lock_set_name), its variable ("&stats_lock", or "&pool+16" inside a
+ * larger one), else its kind, address and where it was initialised or first
+ * taken.
+ */
+static bool record_name(const struct lock_rec *r, char *buf, size_t len)
+{
+	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
+	char var[128], where[160];
+
+	if (!a)
+		return false;
+	if (r->user_name) {
+		snprintf(buf, len, "%s", r->user_name);
+		return true;
+	}
+	if (lockdep_sym_data(a, var, sizeof(var))) {
+		snprintf(buf, len, "&%s", var);
+		return true;
+	}
+	describe_site(where, sizeof(where), r->site, r->site_is_init);
+	snprintf(buf, len, "%s@%#lx %s", r->kind < 4 ? kind_names[r->kind] : "lock", (unsigned long)a, where);
+	return true;
+}
+
+static bool class_name(const struct lock_class *class, char *buf, size_t len)
+{
+	uintptr_t hidden = atomic_load(&class->key);
+	const char *key = (const char *)lockdep_unhide_ptr(hidden) - class->subclass;
+	const struct site_rec *site = site_of_key(key);
+	const struct lock_rec *r;
+	char where[160];
+
+	/* a class that died with its lock (the memory freed under a holder): its last name */
+	if (!hidden)
+		return false;
+	if (site) {
+		describe_site(where, sizeof(where), atomic_load(&site->ip), true);
+		snprintf(buf, len, "%.*s %s", (int)strcspn(site->name, "@"), site->name, where);
+		return true;
+	}
+	r = container_of((const struct uirq_lock_class_key *)key, struct lock_rec, key);
+	return r->map.key == &r->key && record_name(r, buf, len);
+}
+
 static const struct lockdep_lock_info info = {
 	.holder = map_holder,
+	.instance = map_instance,
+	.class_name = class_name,
 };
 
 __attribute__((constructor)) static void report_setup(void)
@@ -67,9 +143,14 @@ void preload_out_of_memory(const char *what)
 	graph_unlock();
 }
 
-static void rpt_rec(const struct lock_rec *r, void *lock)
+static void rpt_rec(const struct lock_rec *r, void *lock, const char *role)
 {
-	rpt("%p (%s)", lock, r->map.name ? r->map.name : r->name);
+	char name[LOCKDEP_NAME_MAX];
+
+	if (!record_name(r, name, sizeof(name)))
+		snprintf(name, sizeof(name), "%s", r->name);
+	rpt("%p (%s)", lock, name);
+	rj_lock(role, name, (uintptr_t)lock, NULL);
 }
 
 void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip)
@@ -81,7 +162,7 @@ void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long 
 		report_headline(true, "WARNING: use of destroyed lock detected!");
 		rpt_task();
 		rpt(" is using lock ");
-		rpt_rec(r, lock);
+		rpt_rec(r, lock, "destroyed");
 		rpt(" at:\n");
 		rpt_site(&site);
 		rpt("\nbut it was destroyed, and not initialised again since.\n");
@@ -109,7 +190,7 @@ void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, siz
 			    mem, (void *)((char *)mem + len));
 		else
 			rpt(" is destroying a lock that is still held!\n");
-		rpt_rec(r, lock);
+		rpt_rec(r, lock, "freed");
 		if (holder > 0)
 			rpt(", held by thread %ld\n", holder);
 		else

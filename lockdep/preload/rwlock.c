@@ -37,7 +37,7 @@ static ALWAYS_INLINE int real_lock(enum op op, pthread_rwlock_t *l, clockid_t cl
 }
 
 static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk, const struct timespec *t,
-			  unsigned long ip)
+				 unsigned long ip, unsigned int subclass)
 {
 	bool try = op == OP_TRYRD || op == OP_TRYWR;
 	struct lock_rec *r;
@@ -51,10 +51,10 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 	read = op >= OP_WR ? UIRQ_LOCK_WRITE :
 	       r->mtype == MTYPE_RW_WRITER_FIRST ? UIRQ_LOCK_READ : UIRQ_LOCK_READ_RECURSIVE;
 	if (!try)
-		preload_acquire(r, 0, read, ip);
+		preload_acquire(r, subclass, 0, read, ip);
 	ret = real_lock(op, l, clk, t);
 	if (ret == 0 && try)
-		preload_acquire(r, 1, read, ip);
+		preload_acquire(r, subclass, 1, read, ip);
 	else if (ret != 0 && !try)
 		uirq_lock_release(&r->map, ip, NULL, 0);	/* timed out, or EDEADLK */
 	return ret;
@@ -62,44 +62,44 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 
 PRELOAD_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l)
 {
-	return do_lock(OP_RD, l, 0, NULL, CALLER_IP);
+	return do_lock(OP_RD, l, 0, NULL, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
-	return do_lock(OP_TRYRD, l, 0, NULL, CALLER_IP);
+	return do_lock(OP_TRYRD, l, 0, NULL, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *restrict l, const struct timespec *restrict t)
 {
-	return do_lock(OP_TIMEDRD, l, 0, t, CALLER_IP);
+	return do_lock(OP_TIMEDRD, l, 0, t, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t *restrict l, clockid_t clk,
 					      const struct timespec *restrict t)
 {
-	return do_lock(OP_CLOCKRD, l, clk, t, CALLER_IP);
+	return do_lock(OP_CLOCKRD, l, clk, t, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 {
-	return do_lock(OP_WR, l, 0, NULL, CALLER_IP);
+	return do_lock(OP_WR, l, 0, NULL, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
-	return do_lock(OP_TRYWR, l, 0, NULL, CALLER_IP);
+	return do_lock(OP_TRYWR, l, 0, NULL, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t *restrict l, const struct timespec *restrict t)
 {
-	return do_lock(OP_TIMEDWR, l, 0, t, CALLER_IP);
+	return do_lock(OP_TIMEDWR, l, 0, t, CALLER_IP, 0);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, clockid_t clk,
 					      const struct timespec *restrict t)
 {
-	return do_lock(OP_CLOCKWR, l, clk, t, CALLER_IP);
+	return do_lock(OP_CLOCKWR, l, clk, t, CALLER_IP, 0);
 }
 
 static __attribute__((noinline)) void unlock_slow(pthread_rwlock_t *l, unsigned long ip)
@@ -138,4 +138,14 @@ PRELOAD_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t *l)
 	ret = REAL(rwlock_destroy)(l);
 	rec_destroy_end(r, l, held, ret, CALLER_IP);
 	return ret;
+}
+
+PRELOAD_EXPORT int uirq__rwlock_rdlock_nested(pthread_rwlock_t *l, unsigned int subclass)
+{
+	return do_lock(OP_RD, l, 0, NULL, CALLER_IP, subclass);
+}
+
+PRELOAD_EXPORT int uirq__rwlock_wrlock_nested(pthread_rwlock_t *l, unsigned int subclass)
+{
+	return do_lock(OP_WR, l, 0, NULL, CALLER_IP, subclass);
 }

@@ -10,7 +10,7 @@ PRELOAD_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 
 	if (unlikely(!preload_active()) || !(r = rec_get((void *)l, REC_SPIN, ip)))
 		return REAL(spin_lock)(l);
-	preload_acquire(r, 0, UIRQ_LOCK_WRITE, ip);
+	preload_acquire(r, 0, 0, UIRQ_LOCK_WRITE, ip);
 	ret = REAL(spin_lock)(l);
 	if (unlikely(ret != 0))
 		uirq_lock_release(&r->map, ip, NULL, 0);
@@ -24,7 +24,7 @@ PRELOAD_EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
 	int ret = REAL(spin_trylock)(l);
 
 	if (ret == 0 && likely(preload_active()) && (r = rec_get((void *)l, REC_SPIN, ip)))
-		preload_acquire(r, 1, UIRQ_LOCK_WRITE, ip);
+		preload_acquire(r, 0, 1, UIRQ_LOCK_WRITE, ip);
 	return ret;
 }
 

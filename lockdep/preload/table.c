@@ -194,6 +194,15 @@ static void site_name(struct site_rec *s, unsigned long ip, enum rec_kind kind)
 	}
 }
 
+struct site_rec *site_of_key(const void *key)
+{
+	uintptr_t k = (uintptr_t)key, first = (uintptr_t)&sites[0].key;
+
+	if (k < first || k >= (uintptr_t)&sites[SITE_SIZE])
+		return NULL;
+	return &sites[(k - first) / sizeof(sites[0])];
+}
+
 struct site_rec *site_get(unsigned long ip, enum rec_kind kind)
 {
 	uint32_t i = (uint32_t)(preload_hash(ip) & (SITE_SIZE - 1));

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "json_mini.h"
 #include "run.h"
 
 #define CIRCULAR	"WARNING: possible circular locking dependency detected"
@@ -72,7 +73,11 @@ Test(report, abba_two_threads, .timeout = 20)
 	struct run r = RUN(NULL, prog("abba"));
 
 	assert_one_report(r, CIRCULAR);
-	check(r, strstr(r.err, "mutex@0x"), "class names missing");
+	/* named as the program names them, frames symbolized */
+	check(r, strstr(r.err, "(&a){"), "lock a not named");
+	check(r, strstr(r.err, "(&b){"), "lock b not named");
+	check(r, strstr(r.err, ", at: b_then_a+0x"), "frame not symbolized");
+	check(r, strstr(r.err, "(abba.c:"), "no file:line");
 	assert_exit(r, 0);
 	run_free(&r);
 }
@@ -136,7 +141,7 @@ Test(report, rwlock_read_then_write_inversion, .timeout = 20)
 	struct run r = RUN(NULL, prog("rwlock_inversion"));
 
 	assert_one_report(r, CIRCULAR);
-	check(r, strstr(r.err, "rwlock@0x"), "rwlock class name missing");
+	check(r, strstr(r.err, "(&r){") && strstr(r.err, "(&m){"), "locks not named");
 	assert_exit(r, 0);
 	run_free(&r);
 }
@@ -277,6 +282,9 @@ Test(misuse, free_of_a_lock_another_thread_holds, .timeout = 20)
 	/* the free, and then the holder ending with it held */
 	check(r, count(r.err, HELD_FREED) == 1, "no held-lock-freed report");
 	check(r, strstr(r.err, ", held by thread "), "the holder is not named");
+	/* a heap lock: named by its address and where it was initialised */
+	check(r, strstr(r.err, " (mutex@0x") && strstr(r.err, " initialised at misuse.c:") &&
+	      strstr(r.err, " in main)"), "the lock is not named");
 	check(r, count(r.err, HELD_AT_EXIT) == 1, "the holder's exit not reported");
 	check(r, any_report(r.err) == 2, "other reports too");
 	assert_exit(r, 0);
@@ -300,6 +308,188 @@ Test(thread_exit, by_cancellation, .timeout = 20) { assert_exit_held("cancel"); 
 Test(thread_exit, detached, .timeout = 20) { assert_exit_held("detached"); }
 Test(thread_exit, holding_a_read_lock, .timeout = 20) { assert_exit_held("rwlock"); }
 Test(thread_exit, main_thread_by_pthread_exit, .timeout = 20) { assert_exit_held("main"); }
+
+/* ---- reports a person can act on (section 4) ---- */
+
+/* A file for the test, deleted by read_and_unlink(). */
+static char *temp_file(const char *text)
+{
+	static char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/uirq-lockdep-test-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	if (text)
+		ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+static char *read_and_unlink(const char *path)
+{
+	static char text[1 << 17];
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	text[n] = 0;
+	unlink(path);
+	return text;
+}
+
+/* The JSON record of line i (0-based) of text, parsed, or a failed test. */
+static struct jval *json_line(const char *text, int i)
+{
+	char line[1 << 16], err[128];
+	const char *s = text;
+	struct jval *v;
+	size_t n;
+
+	while (i-- > 0 && (s = strchr(s, '\n')))
+		s++;
+	ck_assert_msg(s && *s, "no JSON record %d in:\n%s", i, text);
+	n = strcspn(s, "\n");
+	ck_assert_uint_lt(n, sizeof(line));
+	memcpy(line, s, n);
+	line[n] = 0;
+	v = json_parse(line, err, sizeof(err));
+	ck_assert_msg(v, "not JSON (%s): %s", err, line);
+	return v;
+}
+
+static const char *jstr(const struct jval *v, const char *path)
+{
+	const struct jval *m = json_path(v, path);
+
+	return m && m->type == J_STR ? m->str : "(missing)";
+}
+
+Test(json, one_record_per_report_and_a_summary, .timeout = 30)
+{
+	char *path = temp_file(NULL), *text;
+	struct run r = RUN(NULL, "--json", path, prog("abba"));
+	struct jval *rep, *sum;
+	const struct jval *locks, *chain, *bt;
+
+	assert_one_report(r, CIRCULAR);
+	assert_exit(r, 0);
+	text = read_and_unlink(path);
+	ck_assert_int_eq(count(text, "\n"), 2);
+	rep = json_line(text, 0);
+	ck_assert_str_eq(jstr(rep, "kind"), "circular");
+	ck_assert_str_eq(jstr(rep, "headline"), CIRCULAR);
+	locks = json_get(rep, "locks");
+	ck_assert_msg(locks && locks->type == J_ARR && locks->n == 2, "locks");
+	ck_assert_str_eq(jstr(&locks->kids[0], "role"), "acquiring");
+	ck_assert_str_eq(jstr(&locks->kids[0], "name"), "&a");
+	ck_assert_str_eq(jstr(&locks->kids[0], "site.function"), "b_then_a");
+	ck_assert_msg(strstr(jstr(&locks->kids[0], "site.file"), "abba.c"), "site.file: %s",
+		      jstr(&locks->kids[0], "site.file"));
+	ck_assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
+	ck_assert_str_eq(jstr(&locks->kids[1], "name"), "&b");
+	chain = json_get(rep, "chain");
+	ck_assert_msg(chain && chain->type == J_ARR && chain->n == 1, "chain");
+	ck_assert_str_eq(jstr(&chain->kids[0], "lock"), "&b");
+	ck_assert_str_eq(jstr(&chain->kids[0], "while_holding"), "&a");
+	ck_assert_str_eq(jstr(&chain->kids[0], "site.function"), "a_then_b");
+	bt = json_get(rep, "backtrace");
+	ck_assert_msg(bt && bt->type == J_ARR && bt->n >= 1, "backtrace");
+	ck_assert_str_eq(jstr(&bt->kids[0], "function"), "b_then_a");
+	ck_assert_msg(strstr(jstr(rep, "text"), "*** DEADLOCK ***"), "text");
+	sum = json_line(text, 1);
+	ck_assert_str_eq(jstr(sum, "kind"), "summary");
+	ck_assert_int_eq((int)json_get(sum, "reports")->num, 1);
+	ck_assert_int_eq((int)json_path(sum, "by_kind.circular")->num, 1);
+	json_free(rep);
+	json_free(sum);
+	run_free(&r);
+}
+
+/* abba under a suppression file: suppressed (silent, counted, no --exit-code) or not. */
+static void run_suppressed(const char *rules, bool covered)
+{
+	char *path = temp_file(rules);
+	struct run r = RUN(NULL, "--suppress", path, "--exit-code", "9", prog("abba"));
+
+	unlink(path);
+	if (covered) {
+		check(r, any_report(r.err) == 0, "reported");
+		check(r, strstr(r.err, "0 reports (1 suppressed)"), "not counted as suppressed");
+		assert_exit(r, 0);
+	} else {
+		assert_one_report(r, CIRCULAR);
+		assert_exit(r, 9);
+	}
+	run_free(&r);
+}
+
+Test(suppress, by_lock_name, .timeout = 20) { run_suppressed("circular lock:&b\n", true); }
+Test(suppress, by_function, .timeout = 20) { run_suppressed("# judged\n* function:a_then_*\n", true); }
+Test(suppress, by_file, .timeout = 20) { run_suppressed("circular file:*/abba.c\n", true); }
+Test(suppress, every_condition_must_match, .timeout = 20) { run_suppressed("circular lock:&a function:main\n", false); }
+Test(suppress, other_kind_not_covered, .timeout = 20) { run_suppressed("bad_unlock lock:&a\n", false); }
+
+Test(suppress, bad_rule_stops_before_the_program, .timeout = 20)
+{
+	char *path = temp_file("circular lock:&a\ncircluar lock:&b\n");
+	struct run r = RUN(NULL, "--suppress", path, prog("abba"));
+	char expect[128];
+
+	snprintf(expect, sizeof(expect), "%s:2: unknown report kind 'circluar'", path);
+	unlink(path);
+	assert_exit(r, 2);
+	check(r, strstr(r.err, expect), "file:line and why");
+	check(r, any_report(r.err) == 0, "the program ran");
+	run_free(&r);
+	r = RUN(NULL, "--suppress", "/nonexistent/rules", prog("abba"));
+	assert_exit(r, 2);
+	check(r, strstr(r.err, "--suppress /nonexistent/rules: No such file or directory"), "path and reason");
+	run_free(&r);
+}
+
+Test(annotate, names_from_the_program, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("annotate"), "name");
+
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "(request queue lock){") && strstr(r.err, "(reply queue lock){"), "names not used");
+	run_free(&r);
+}
+
+Test(annotate, shared_class_nested_by_design, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("annotate"), "class");
+
+	assert_one_report(r, RECURSIVE);
+	check(r, count(r.err, "lock(node lock);") == 2, "not one class");
+	run_free(&r);
+	assert_clean("annotate", "nested");
+}
+
+Test(annotate, assert_held, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("annotate"), "assert");
+
+	assert_one_report(r, "WARNING: uirq_lock_assert_held(qa) failed at ");
+	run_free(&r);
+	assert_clean("annotate", "held");
+}
+
+Test(annotate, nothing_without_the_runner, .timeout = 20)
+{
+	static const char *const cases[] = { "name", "class", "nested", "assert", "held" };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = run_cmd((const char *const[]){ prog("annotate"), cases[i], NULL }, NULL);
+
+		assert_exit(r, 0);
+		check(r, r.err[0] == 0, "stderr without the runner");
+		check(r, strstr(r.out, "done"), "did not run");
+		run_free(&r);
+	}
+}
 
 /* ---- the runner ---- */
 

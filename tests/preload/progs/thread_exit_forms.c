@@ -68,10 +68,12 @@ int main(int argc, char **argv)
 	if (!strcmp(how, "detached")) {
 		while (sem_wait(&gone) != 0)
 			;
-		usleep(100 * 1000);	/* let it finish exiting */
-	} else {
-		ok(pthread_join(t, NULL));
+		printf("thread_exit_forms: %s done\n", how);
+		fflush(stdout);
+		/* the process ends when the detached thread has: after its report */
+		pthread_exit(NULL);
 	}
+	ok(pthread_join(t, NULL));
 	printf("thread_exit_forms: %s done\n", how);
 	return 0;
 }
