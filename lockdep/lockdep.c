@@ -116,11 +116,10 @@ void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
 static void print_unlock_imbalance_bug(struct lockdep_task *t, struct uirq_lockdep_map *map,
 				       const struct lockdep_site *site)
 {
+	uint64_t where = report_sig(site->file ? report_sig_str(site->file) : site->ip, (uint64_t)site->line, 0, 0);
+
 	graph_lock();
-	if (report_begin(UIRQ_REPORT_BAD_UNLOCK,
-			 report_sig(map_class_key(map, 0),
-				    site->file ? report_sig_str(site->file) : site->ip,
-				    (uint64_t)site->line, 0))) {
+	if (report_begin2(UIRQ_REPORT_BAD_UNLOCK, report_sig(map_class_key(map, 0), where, 0, 0), where)) {
 		const struct lock_class *class = __atomic_load_n(&map->class_cache, __ATOMIC_ACQUIRE);
 		char name[LOCKDEP_NAME_MAX];
 
@@ -156,7 +155,8 @@ static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const
 				 const struct held_lock *hlock)
 {
 	graph_lock();
-	if (report_begin(UIRQ_REPORT_HELD_FREED, report_sig(atomic_load(&hlock->class->id), 0, 0, 0))) {
+	if (report_begin2(UIRQ_REPORT_HELD_FREED, lockdep_class_sig(hlock->class, true),
+			  lockdep_class_sig(hlock->class, false))) {
 		report_headline(true, "WARNING: held lock freed!");
 		rpt_task();
 		rpt(" is freeing memory %p-%p, with a lock still held there!\n", from, to);
@@ -521,15 +521,17 @@ void uirq_lockdep_init_map(struct uirq_lockdep_map *map, const char *name,
 
 static void check_no_locks_held(struct lockdep_task *t)
 {
-	uint64_t sig = 0;
+	uint64_t sig = 0, type_sig = 0;
 
 	flush_chain_hits(t);
 	if (!t->depth || !debug_locks_on() || !lockdep_recursion_enter(t))
 		return;
-	for (unsigned int i = 0; i < t->depth; i++)
-		sig = report_sig(sig, atomic_load(&held_lock_at(t, i)->class->id), 0, 0);
 	graph_lock();
-	if (report_begin(UIRQ_REPORT_HELD_AT_EXIT, sig)) {
+	for (unsigned int i = 0; i < t->depth; i++) {
+		sig = report_sig(sig, lockdep_class_sig(held_lock_at(t, i)->class, true), 0, 0);
+		type_sig = report_sig(type_sig, lockdep_class_sig(held_lock_at(t, i)->class, false), 0, 0);
+	}
+	if (report_begin2(UIRQ_REPORT_HELD_AT_EXIT, sig, type_sig)) {
 		char name[64];
 
 		task_name(name, sizeof(name));

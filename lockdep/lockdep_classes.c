@@ -30,7 +30,10 @@ static union {
 } class_hash_empty;
 
 static struct class_hash *_Atomic class_hash = &class_hash_empty.h;
-static struct lockdep_slab class_slab = LOCKDEP_SLAB(struct lock_class, free_next);
+/* A recycled class is set up field by field: a lock-free reader may be walking through it. */
+static struct lockdep_slab class_slab = {
+	.size = sizeof(struct lock_class), .link = offsetof(struct lock_class, free_next), .no_clear = true,
+};
 static _Atomic unsigned long nr_classes;
 static uint64_t next_class_id = 1;
 
@@ -125,6 +128,9 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	}
 	snprintf(c->name, sizeof(c->name), "%s", map->name ? map->name : "<unnamed>");
 	c->subclass = subclass;
+	c->after_head = c->before_head = NULL;
+	c->usage_site = NULL;
+	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
 	atomic_store_explicit(&c->chain_id, class_chain_id(next_class_id), memory_order_relaxed);
 	atomic_store_explicit(&c->id, next_class_id++, memory_order_relaxed);
 	/* key last: a lock-free reader that finds the key sees the rest */
@@ -166,7 +172,7 @@ static void zap_class(struct lock_class *c)
 	atomic_fetch_sub_explicit(&nr_classes, 1, memory_order_relaxed);
 }
 
-static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen)
+static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen, unsigned int subclasses)
 {
 	struct lockdep_task *t = &lockdep_current;
 	bool seen = false;
@@ -184,7 +190,7 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen)
 		return;
 	lockdep_init_once();
 	graph_lock();
-	for (unsigned int sub = 0; sub < UIRQ_MAX_LOCKDEP_SUBCLASSES; sub++) {
+	for (unsigned int sub = 0; sub < subclasses; sub++) {
 		struct lock_class *c = find_class(class_key_of(key, sub));
 
 		if (c)
@@ -197,10 +203,15 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen)
 void uirq_lockdep_register_key(struct uirq_lock_class_key *key)
 {
 	/* Memory reused for a new key must start clean even if nobody unregistered the old one. */
-	zap_key(key, true);
+	zap_key(key, true, UIRQ_MAX_LOCKDEP_SUBCLASSES);
 }
 
 void uirq_lockdep_unregister_key(struct uirq_lock_class_key *key)
 {
-	zap_key(key, false);
+	zap_key(key, false, UIRQ_MAX_LOCKDEP_SUBCLASSES);
+}
+
+void lockdep_unregister_key_subclass0(struct uirq_lock_class_key *key)
+{
+	zap_key(key, false, 1);
 }

@@ -339,8 +339,9 @@ static void print_circular_bug(struct lockdep_task *t, struct held_lock *prev,
 	const struct lock_class *parent;
 	unsigned int n = path->len;
 
-	if (!report_begin(UIRQ_REPORT_CIRCULAR,
-			  report_sig(atomic_load(&prev->class->id), atomic_load(&next->class->id), 0, 0)))
+	if (!report_begin2(UIRQ_REPORT_CIRCULAR,
+			   report_sig(lockdep_class_sig(prev->class, true), lockdep_class_sig(next->class, true), 0, 0),
+			   report_sig(lockdep_class_sig(prev->class, false), lockdep_class_sig(next->class, false), 0, 0)))
 		return;
 	report_headline(true, "WARNING: possible circular locking dependency detected");
 	rpt_task();
@@ -394,7 +395,8 @@ static void print_circular_bug(struct lockdep_task *t, struct held_lock *prev,
 
 static void print_deadlock_bug(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next)
 {
-	if (!report_begin(UIRQ_REPORT_RECURSIVE, report_sig(atomic_load(&next->class->id), 0, 0, 0)))
+	if (!report_begin2(UIRQ_REPORT_RECURSIVE, lockdep_class_sig(next->class, true),
+			   lockdep_class_sig(next->class, false)))
 		return;
 	report_headline(true, "WARNING: possible recursive locking detected");
 	rpt_task();
@@ -460,7 +462,9 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 	/* Seen with this type: every check below already ran when it was added. */
 	if (d && (d->dep & dep) == dep)
 		return;
-	if (lockdep_bfs(next->class, next->read == 2, BFS_FORWARDS, hlock_conflict, prev, &path))
+	/* a path next -> ... -> prev needs an edge out of next and one into prev: else no search */
+	if (next->class->after_head && prev->class->before_head &&
+	    lockdep_bfs(next->class, next->read == 2, BFS_FORWARDS, hlock_conflict, prev, &path))
 		print_circular_bug(t, prev, next, &path);
 	check_irq_usage(t, prev, next);
 	if (d) {

@@ -44,6 +44,11 @@ struct lockdep_lock_info {
 	uintptr_t (*instance)(const struct uirq_lockdep_map *map);
 	/* A person's name for class into buf ("&stats_lock", "mutex@0x.. initialised at f.c:8 in f"); false: none. */
 	bool (*class_name)(const struct lock_class *class, char *buf, size_t len);
+	/*
+	 * What the reports about class are deduplicated by (report_begin2):
+	 * its lock, or its kind of lock; 0: the class.
+	 */
+	uint64_t (*class_sig)(const struct lock_class *class, bool instance);
 };
 extern const struct lockdep_lock_info *lockdep_lock_info;
 
@@ -118,8 +123,19 @@ void graph_lock_atfork_child(void);
 
 /* ---- reports (lockdep_report.c) ---- */
 
-/* Start a report unless this signature was reported already; caller holds the graph lock. */
-bool report_begin(enum uirq_lockdep_report_kind kind, uint64_t sig);
+/*
+ * Start a report unless it is one made already (caller holds the graph
+ * lock): sig names the problem by its locks, type_sig by the kinds of lock
+ * (lockdep_class_sig); with the preload library's class per lock, a report
+ * is made only if both are new - the same locks met again, or the same
+ * kinds of lock met again on the same code path (the same bug in other
+ * objects of one type), are the same problem.
+ */
+bool report_begin2(enum uirq_lockdep_report_kind kind, uint64_t sig, uint64_t type_sig);
+static inline bool report_begin(enum uirq_lockdep_report_kind kind, uint64_t sig)
+{
+	return report_begin2(kind, sig, sig);
+}
 /* The kernel's headline; framed by '=' and '-' lines unless plain. */
 void report_headline(bool framed, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rpt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -171,12 +187,14 @@ void lockdep_retire(void *p, size_t size);
 struct lockdep_slab {
 	size_t size;		/* object size */
 	size_t link;		/* offset of the free-list pointer in a freed object */
+	bool no_clear;		/* lock-free readers may be on a freed object: the user sets every field */
 	void *free_list;
 	char *next, *end;	/* what is left of the current chunk */
 };
 #define LOCKDEP_SLAB(type, member) { .size = sizeof(type), .link = offsetof(type, member) }
 
-void *slab_alloc(struct lockdep_slab *s);	/* zeroed, or NULL; graph lock held */
+/* A new object (zeroed unless no_clear, then as it was freed), or NULL; graph lock held. */
+void *slab_alloc(struct lockdep_slab *s);
 void slab_free(struct lockdep_slab *s, void *obj);	/* graph lock held */
 
 /*
@@ -276,6 +294,8 @@ static inline uintptr_t map_class_key(const struct uirq_lockdep_map *map, unsign
 struct lock_class *look_up_lock_class(uintptr_t key);
 /* Find or create the class (takes the graph lock); NULL when out of classes. */
 struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsigned int subclass);
+/* uirq_lockdep_unregister_key() for a key only ever used with subclass 0: one class to look for. */
+void lockdep_unregister_key_subclass0(struct uirq_lock_class_key *key);
 unsigned long nr_lock_classes(void);
 
 /* ---- held locks and the per-thread state ---- */
@@ -423,6 +443,14 @@ void rpt_class(const struct lock_class *class);		/* name with usage chars */
 /* "0x55.. (name){..}, at: site"; role names it in the JSON ("acquiring", "holding", "held"...) */
 void rpt_held_lock(const struct held_lock *hlock, const char *role);
 #define LOCKDEP_NAME_MAX	192
+/*
+ * What makes two reports about a class one problem: the class itself, or
+ * for the preload library's one-lock classes, the lock (instance: the same
+ * lock even if initialised again) or the kind of lock (lockdep_lock_info).
+ */
+uint64_t lockdep_class_sig(const struct lock_class *class, bool instance);
+/* A place in the code for deduplication: its file and line where known, else the address. */
+uint64_t lockdep_code_sig(unsigned long ip);
 /* A class as reports name it: the preload library's names for its locks, else the map's name, "/subclass". */
 void lockdep_class_name(const struct lock_class *class, char *buf, size_t len);
 

@@ -51,7 +51,8 @@ void *slab_alloc(struct lockdep_slab *s)
 
 	if (obj) {
 		s->free_list = *(void **)((char *)obj + s->link);
-		memset(obj, 0, s->size);
+		if (!s->no_clear)
+			memset(obj, 0, s->size);
 		return obj;
 	}
 	if ((size_t)(s->end - s->next) < s->size) {

@@ -162,21 +162,27 @@ uint64_t report_sig_str(const char *s)
 	return h;
 }
 
-/* True when sig is new (and remembers it). */
-static bool sig_insert(uint64_t sig)
+static bool sig_seen(uint64_t sig)
+{
+	for (unsigned int i = (unsigned int)(sig % SIG_TABLE_SIZE); sig_table[i]; i = (i + 1) % SIG_TABLE_SIZE)
+		if (sig_table[i] == sig)
+			return true;
+	return false;
+}
+
+static void sig_insert(uint64_t sig)
 {
 	unsigned int i = (unsigned int)(sig % SIG_TABLE_SIZE);
 
 	if (nr_sigs >= SIG_TABLE_SIZE * 3 / 4)
-		return true;	/* table full: report rather than stay silent */
+		return;		/* table full: report rather than stay silent */
 	while (sig_table[i]) {
 		if (sig_table[i] == sig)
-			return false;
+			return;
 		i = (i + 1) % SIG_TABLE_SIZE;
 	}
 	sig_table[i] = sig;
 	nr_sigs++;
-	return true;
 }
 
 /* ---- the report buffer ---- */
@@ -189,9 +195,43 @@ static struct {
 	char text[REPORT_TEXT_MAX];
 } rep;
 
-bool report_begin(enum uirq_lockdep_report_kind kind, uint64_t sig)
+/*
+ * The code path of the report: for the preload library's one-lock classes,
+ * the same problem met through other code is another report (as TSan's and
+ * Helgrind's reports differ by stack), the same code on other objects is not.
+ */
+static uint64_t stack_sig(void)
 {
-	if (!sig_insert(report_sig(kind, sig, 0, 0)))
+	struct lockdep_trace trace;
+	uint64_t sig = 0;
+
+	if (!lockdep_lock_info)
+		return 0;
+	lockdep_save_trace(&trace, 2);
+	for (unsigned int i = 0; i < trace.nr; i++)
+		sig = report_sig(sig, trace.frames[i], 0, 0);
+	return sig;
+}
+
+uint64_t lockdep_code_sig(unsigned long ip)
+{
+	struct lockdep_sym sym;
+
+	/* by source line: the compiler may have copied the code (an unrolled loop) */
+	if (lockdep_sym_code(ip, false, &sym) && sym.file)
+		return report_sig(report_sig_str(sym.file), (uint64_t)sym.line, 0, 0);
+	return ip;
+}
+
+bool report_begin2(enum uirq_lockdep_report_kind kind, uint64_t sig, uint64_t type_sig)
+{
+	uint64_t by_instance = report_sig(kind, sig, 0, 0);
+	uint64_t by_code = report_sig(kind, type_sig, stack_sig(), 1);
+	bool fresh = !sig_seen(by_instance) && !sig_seen(by_code);
+
+	sig_insert(by_instance);
+	sig_insert(by_code);
+	if (!fresh)
 		return false;
 	rep.kind = kind;
 	rep.len = 0;
@@ -349,6 +389,13 @@ void rpt_stack_backtrace(const char *title)
 }
 
 #if UIRQ_CONFIG_LOCKDEP
+
+uint64_t lockdep_class_sig(const struct lock_class *class, bool instance)
+{
+	uint64_t sig = lockdep_lock_info ? lockdep_lock_info->class_sig(class, instance) : 0;
+
+	return report_sig(sig ? sig : atomic_load(&class->id), class->subclass, 0, 0);
+}
 
 void lockdep_class_name(const struct lock_class *class, char *buf, size_t len)
 {

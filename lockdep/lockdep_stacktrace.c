@@ -3,28 +3,48 @@
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
 
-#include <dlfcn.h>
 #include <execinfo.h>
+#include <link.h>
 #include <string.h>
 
-static void *self_base;
+/* The address range of the object this engine is in: its frames are dropped from traces. */
+static uintptr_t self_lo, self_hi;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uintptr_t me = (uintptr_t)data, lo = UINTPTR_MAX, hi = 0;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (me < lo || me >= hi)
+		return 0;
+	self_lo = lo;
+	self_hi = hi;
+	return 1;
+}
 
 void lockdep_stacktrace_init(void)
 {
 	void *buf[2];
-	Dl_info info;
 
 	/* The first backtrace() loads the unwinder and allocates: do it before any lock is held. */
 	backtrace(buf, 2);
-	if (dladdr((void *)lockdep_save_trace, &info))
-		self_base = info.dli_fbase;
+	dl_iterate_phdr(find_self, (void *)(uintptr_t)lockdep_save_trace);
 }
 
+/* A compare, not a dladdr() a frame: traces are taken for every new dependency. */
 static bool in_self(void *ip)
 {
-	Dl_info info;
-
-	return self_base && dladdr(ip, &info) && info.dli_fbase == self_base;
+	return (uintptr_t)ip >= self_lo && (uintptr_t)ip < self_hi;
 }
 
 void lockdep_save_trace(struct lockdep_trace *trace, int skip)

@@ -56,9 +56,8 @@ static void annotate(const void *lock, const void *key, const char *name)
 {
 	struct lock_rec *r;
 
-	if (!preload_active() || !lock || lockdep_current.recursion)
+	if (!preload_active() || !lock || !rec_table_enter())
 		return;
-	rec_table_lock();
 	r = rec_index_find((uintptr_t)lock);
 	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE &&
 	    rec_is_marked(r, (void *)lock)) {
@@ -86,7 +85,7 @@ static void annotate(const void *lock, const void *key, const char *name)
 				free_slot->name = name;
 		}
 	}
-	rec_table_unlock();
+	rec_table_exit();
 }
 
 PRELOAD_EXPORT void uirq__lock_set_name(const void *lock, const char *name)

@@ -158,7 +158,7 @@ static __attribute__((noinline)) void unlock_slow(pthread_mutex_t *m, unsigned l
 	if (r->mtype != MTYPE_NORMAL) {
 		if (atomic_load_explicit(&r->owner, memory_order_relaxed) != SELF) {
 			/* not held by this thread, so not on its stack: lockdep reports the bad unlock */
-			uirq_lock_release(&r->map, ip, NULL, 0);
+			preload_release(r, ip);
 			return;
 		}
 		if (r->depth > 1) {
@@ -168,7 +168,7 @@ static __attribute__((noinline)) void unlock_slow(pthread_mutex_t *m, unsigned l
 		r->depth = 0;
 		atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	}
-	uirq_lock_release(&r->map, ip, NULL, 0);
+	preload_release(r, ip);
 }
 
 /* The complete unlock: annotation, then the real call. */

@@ -136,8 +136,10 @@ static void json_summary(const struct uirq_lockdep_stats *st, const char *stoppe
 		first = 0;
 	}
 	if (n < sizeof(rec))
-		snprintf(rec + n, sizeof(rec) - n, "},\"classes\":%lu,\"dependencies\":%lu,\"stopped\":%s%s%s}",
-			 st->classes, st->dependencies, stopped ? "\"out of memory for " : "null",
+		snprintf(rec + n, sizeof(rec) - n, "},\"classes\":%lu,\"dependencies\":%lu,\"chains\":%lu,"
+			 "\"chain_hits\":%lu,\"searches\":%lu,\"max_depth\":%lu,\"stopped\":%s%s%s}",
+			 st->classes, st->dependencies, st->chains, st->chain_hits, st->bfs_searches,
+			 st->max_depth_seen, stopped ? "\"out of memory for " : "null",
 			 stopped ? stopped : "", stopped ? "\"" : "");
 	json_line(rec);
 }

@@ -93,7 +93,7 @@ extern bool preload_free_checks;
 #define REAL(name)	(preload_real.name)
 
 /* ---- per-lock records (table.c, record.c) ---- */
-enum rec_kind { REC_MUTEX = 1, REC_RWLOCK, REC_SPIN };
+enum rec_kind { REC_MUTEX = 1, REC_RWLOCK, REC_SPIN, REC_COND };
 enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD };
 /* What the lock's type changes for lockdep; mutex types first (their glibc numbers don't matter). */
 enum rec_mtype {
@@ -143,6 +143,7 @@ struct lock_rec {
 	unsigned long site;		/* init call site if known, else first acquisition */
 	bool site_is_init;
 	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
+	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
 	const char *user_name;		/* uirq_lock_set_name() */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
@@ -240,9 +241,13 @@ static ALWAYS_INLINE struct lock_rec *rec_index_find(uintptr_t a)
 	}
 }
 
-/* Writers (table lock held): */
-void rec_table_lock(void);
-void rec_table_unlock(void);
+/*
+ * Writers hold the table lock: false, and not taken, when this thread holds
+ * it already (a signal handler that interrupted it) or is inside lockdep -
+ * the caller then leaves its lock untracked rather than deadlock.
+ */
+bool rec_table_enter(void);
+void rec_table_exit(void);
 struct lock_rec *rec_alloc(uintptr_t addr);	/* indexed; NULL when out of memory */
 void rec_release(struct lock_rec *r);		/* out of the index, back to the slab */
 /* Every record whose lock starts in [from, to), by callback (table lock held). */
@@ -274,6 +279,11 @@ struct lock_rec *rec_destroy_begin(void *lock, enum rec_kind kind, int *held);
 void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned long ip);
 /* A record for the key of an init call site (site mode); NULL if the table is full. */
 struct site_rec *site_get(unsigned long ip, enum rec_kind kind);
+/*
+ * The record of a condition variable (made on its first wait): owner is the
+ * mutex its waiters use, depth how many wait now.  Table lock held.
+ */
+struct lock_rec *cond_rec(void *cond);
 /* The memory [p, p + len) is being freed: its locks die ("held lock freed!" if one is locked). */
 void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
 /* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
@@ -285,6 +295,10 @@ void annotate_apply_pending(struct lock_rec *r);
 
 /* ---- reports only the preload library makes (report.c) ---- */
 void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip);
+/* pthread_cond_*wait on cond with mutex m (record r) that the caller does not hold. */
+void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigned long ip);
+/* ... with mutex m while others wait with other (cond's record c: where they began). */
+void preload_report_cond_two(void *cond, const struct lock_rec *c, void *m, void *other, unsigned long ip);
 /* r's lock is being destroyed (len 0) or its memory freed: report if another thread holds it. */
 void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len);
 /* lockdep_out_of_memory() from outside the engine. */
@@ -327,6 +341,18 @@ static ALWAYS_INLINE void preload_acquire(struct lock_rec *r, unsigned int subcl
 	if (subclass)
 		r->had_subclass = true;		/* its class goes when the lock does (record.c) */
 	lockdep_acquire(&r->map, subclass, trylock, read, ip, NULL, 0);
+}
+
+/*
+ * The complete unlock annotation of r's lock.  One this thread does not hold
+ * is a bad unlock (lockdep reports it); the real lock's own state is not
+ * to be trusted after it (an rwlock's reader count went below zero).
+ */
+static inline void preload_release(struct lock_rec *r, unsigned long ip)
+{
+	if (!uirq_lockdep_is_held(&r->map))
+		r->unbalanced = true;
+	uirq_lock_release(&r->map, ip, NULL, 0);
 }
 
 /* The record behind a held lock's map (every map this module gives the engine is a record's). */

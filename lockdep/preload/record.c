@@ -24,12 +24,10 @@
 
 #include <string.h>
 
-/* Set while this thread holds the table lock: a signal handler locking meanwhile goes untracked. */
-static PRELOAD_TLS bool in_table;
 static uint64_t next_ident = 1;		/* table lock */
 
 static const char *const kind_prefix[] = {
-	[REC_MUTEX] = "mutex@0x", [REC_RWLOCK] = "rwlock@0x", [REC_SPIN] = "spinlock@0x",
+	[REC_MUTEX] = "mutex@0x", [REC_RWLOCK] = "rwlock@0x", [REC_SPIN] = "spinlock@0x", [REC_COND] = "cond@0x",
 };
 
 /* "mutex@0x55d0c3a4b040" without stdio: this runs inside pthread_mutex_lock. */
@@ -118,6 +116,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	__atomic_store_n(&r->flags, (uint8_t)flags, __ATOMIC_RELAXED);
 	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	r->depth = 0;
+	r->unbalanced = false;
 	r->ident = next_ident++;
 	r->site = ip;
 	r->site_is_init = from_init;
@@ -151,8 +150,10 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
  */
 static void drop_identity(struct lock_rec *r)
 {
-	if (r->map.key == &r->key && (__atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE) || r->had_subclass))
+	if (r->map.key == &r->key && r->had_subclass)
 		uirq_lockdep_unregister_key(&r->key);
+	else if (r->map.key == &r->key && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
+		lockdep_unregister_key_subclass0(&r->key);
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 	r->had_subclass = false;
 	r->user_name = NULL;
@@ -175,14 +176,21 @@ static bool destroyed(const struct lock_rec *r, void *lock)
 	       atomic_load_explicit(rec_marker(lock, r->kind), memory_order_relaxed) == (r->ident | MARK_DESTROYED);
 }
 
+/* A lock at an address no lock of its kind can have is not one: left alone, never read. */
+static bool misaligned(const void *lock, enum rec_kind kind)
+{
+	return (uintptr_t)lock & (kind == REC_SPIN ? __alignof__(pthread_spinlock_t) - 1 :
+				  __alignof__(pthread_mutex_t) - 1);
+}
+
 struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long ip)
 {
 	struct lock_rec *r;
 
-	if (in_table || lockdep_current.recursion)
+	if (misaligned(lock, kind))
 		return NULL;
-	in_table = true;
-	rec_table_lock();
+	if (!rec_table_enter())
+		return NULL;
 	r = rec_index_find((uintptr_t)lock);
 	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE &&
 	    r->kind == kind && rec_is_marked(r, lock))
@@ -200,8 +208,7 @@ struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long i
 	}
 	build(r, lock, kind, ip, false, false);
 out:
-	rec_table_unlock();
-	in_table = false;
+	rec_table_exit();
 	return r;
 }
 
@@ -223,8 +230,11 @@ static void check_reinit_held(void *lock, size_t size)
 void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool pshared)
 {
 	struct lock_rec *r;
-	unsigned int flags = lock_flags(lock, kind, pshared);
+	unsigned int flags;
 
+	if (misaligned(lock, kind))
+		return;
+	flags = lock_flags(lock, kind, pshared);
 	if (lockdep_current.depth && !lockdep_current.recursion)
 		check_reinit_held(lock, kind == REC_SPIN ? sizeof(pthread_spinlock_t) : sizeof(pthread_mutex_t));
 #ifdef __GLIBC__
@@ -238,10 +248,8 @@ void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool psha
 	 */
 	if (!(flags & REC_NO_MARKER) && preload_classes != CLASSES_SITE)
 		return;
-	if (in_table || lockdep_current.recursion)
+	if (!rec_table_enter())
 		return;
-	in_table = true;
-	rec_table_lock();
 	r = rec_index_find((uintptr_t)lock);
 	if (r)
 		drop_identity(r);
@@ -249,8 +257,7 @@ void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool psha
 		r = rec_alloc((uintptr_t)lock);
 	if (r)
 		build(r, lock, kind, init_site, true, pshared);
-	rec_table_unlock();
-	in_table = false;
+	rec_table_exit();
 }
 
 struct lock_rec *rec_destroy_begin(void *lock, enum rec_kind kind, int *held)
@@ -283,10 +290,8 @@ void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned
 			uirq_lock_acquire(&r->map, 0, 1, held, ip, NULL, 0);
 		return;
 	}
-	if (in_table || lockdep_current.recursion)
+	if (!rec_table_enter())
 		return;
-	in_table = true;
-	rec_table_lock();
 	if (atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
 	    atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE) {
 		drop_identity(r);
@@ -296,8 +301,28 @@ void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned
 					      memory_order_relaxed);
 		atomic_store_explicit(&r->state, REC_DEAD, memory_order_release);
 	}
-	rec_table_unlock();
-	in_table = false;
+	rec_table_exit();
+}
+
+struct lock_rec *cond_rec(void *cond)
+{
+	struct lock_rec *r = rec_index_find((uintptr_t)cond);
+
+	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && r->kind == REC_COND)
+		return r;
+	if (r)
+		drop_identity(r);	/* the memory held a lock: it is a condition variable now */
+	else if (!(r = rec_alloc((uintptr_t)cond)))
+		return NULL;
+	__atomic_store_n(&r->kind, (uint8_t)REC_COND, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->mtype, (uint8_t)MTYPE_NORMAL, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->flags, (uint8_t)REC_NO_MARKER, __ATOMIC_RELAXED);
+	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
+	r->depth = 0;
+	r->ident = next_ident++;
+	instance_name(r->name, sizeof(r->name), REC_COND, (uintptr_t)cond);
+	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
+	return r;
 }
 
 /* ---- freed memory ---- */
@@ -324,11 +349,8 @@ void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip)
 {
 	struct freed f = { p, len, ip };
 
-	if (in_table || lockdep_current.recursion)
+	if (!rec_table_enter())
 		return;
-	in_table = true;
-	rec_table_lock();
 	rec_for_range(p, p + len, kill_freed, &f);
-	rec_table_unlock();
-	in_table = false;
+	rec_table_exit();
 }

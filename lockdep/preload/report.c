@@ -7,6 +7,7 @@
 #include "preload.h"
 #include "../lockdep_symbols.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -105,30 +106,63 @@ static bool record_name(const struct lock_rec *r, char *buf, size_t len)
 	return true;
 }
 
+/* The record of an instance class, or NULL (a site class, a shared annotated class, a dead one). */
+static const struct lock_rec *class_rec(const struct lock_class *class)
+{
+	uintptr_t hidden = atomic_load(&class->key);
+	const char *key = (const char *)lockdep_unhide_ptr(hidden) - class->subclass;
+	const struct lock_rec *r;
+
+	if (!hidden || site_of_key(key))
+		return NULL;
+	r = container_of((const struct uirq_lock_class_key *)key, struct lock_rec, key);
+	return r->map.key == &r->key ? r : NULL;
+}
+
 static bool class_name(const struct lock_class *class, char *buf, size_t len)
 {
 	uintptr_t hidden = atomic_load(&class->key);
 	const char *key = (const char *)lockdep_unhide_ptr(hidden) - class->subclass;
-	const struct site_rec *site = site_of_key(key);
-	const struct lock_rec *r;
+	const struct site_rec *site = hidden ? site_of_key(key) : NULL;
+	const struct lock_rec *r = class_rec(class);
 	char where[160];
 
-	/* a class that died with its lock (the memory freed under a holder): its last name */
-	if (!hidden)
-		return false;
 	if (site) {
 		describe_site(where, sizeof(where), atomic_load(&site->ip), true);
 		snprintf(buf, len, "%.*s %s", (int)strcspn(site->name, "@"), site->name, where);
 		return true;
 	}
-	r = container_of((const struct uirq_lock_class_key *)key, struct lock_rec, key);
-	return r->map.key == &r->key && record_name(r, buf, len);
+	/* NULL for a class that died with its lock (the memory freed under a holder): its last name */
+	return r && record_name(r, buf, len);
+}
+
+/*
+ * A lock, for deduplication: its address and where it was initialised (the
+ * same lock when initialised again), or its kind of lock - itself if it is
+ * in static storage, else where such locks are initialised or first taken -
+ * so the same bug in every object of a type is one report, not one each.
+ */
+static uint64_t class_sig(const struct lock_class *class, bool instance)
+{
+	const struct lock_rec *r = class_rec(class);
+	uintptr_t a = r ? atomic_load_explicit(&r->addr, memory_order_relaxed) : 0;
+	uint64_t site = r ? lockdep_code_sig(r->site) : 0;
+	Dl_info info;
+
+	if (!a)
+		return 0;
+	if (instance)
+		return report_sig(a, site, 0, 0);
+	if (dladdr((void *)a, &info) && info.dli_fname)
+		return a;
+	return report_sig(r->kind, site, 0, 0);
 }
 
 static const struct lockdep_lock_info info = {
 	.holder = map_holder,
 	.instance = map_instance,
 	.class_name = class_name,
+	.class_sig = class_sig,
 };
 
 __attribute__((constructor)) static void report_setup(void)
@@ -136,11 +170,32 @@ __attribute__((constructor)) static void report_setup(void)
 	lockdep_lock_info = &info;
 }
 
+/*
+ * Reports from here are made like the engine's own: inside lockdep (so
+ * that a pthread lock taken meanwhile - libdw's, while symbolizing - passes
+ * straight through instead of waiting for the graph lock we hold), and
+ * under the graph lock.  False: this thread is inside lockdep already.
+ */
+static bool report_start(void)
+{
+	if (!lockdep_recursion_enter(&lockdep_current))
+		return false;
+	graph_lock();
+	return true;
+}
+
+static void report_stop(void)
+{
+	graph_unlock();
+	lockdep_recursion_exit(&lockdep_current);
+}
+
 void preload_out_of_memory(const char *what)
 {
-	graph_lock();
+	if (!report_start())
+		return;
 	lockdep_out_of_memory(what);
-	graph_unlock();
+	report_stop();
 }
 
 static void rpt_rec(const struct lock_rec *r, void *lock, const char *role)
@@ -157,8 +212,9 @@ void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long 
 {
 	struct lockdep_site site = { .ip = ip };
 
-	graph_lock();
-	if (report_begin(UIRQ_REPORT_DESTROYED, report_sig(r->ident, ip, 0, 0))) {
+	if (!report_start())
+		return;
+	if (report_begin2(UIRQ_REPORT_DESTROYED, report_sig(r->ident, ip, 0, 0), ip)) {
 		report_headline(true, "WARNING: use of destroyed lock detected!");
 		rpt_task();
 		rpt(" is using lock ");
@@ -172,17 +228,18 @@ void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long 
 		rpt_stack_backtrace("stack backtrace:");
 		report_end();
 	}
-	graph_unlock();
+	report_stop();
 }
 
 void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len)
 {
-	long holder = lock_holder(lock, r->kind);
+	long holder = r->unbalanced ? 0 : lock_holder(lock, r->kind);
 
 	if (!holder)
 		return;
-	graph_lock();
-	if (report_begin(UIRQ_REPORT_HELD_FREED, report_sig(r->ident, 1, 0, 0))) {
+	if (!report_start())
+		return;
+	if (report_begin2(UIRQ_REPORT_HELD_FREED, report_sig(r->ident, 1, 0, 0), report_sig(r->kind, r->site, 1, 0))) {
 		report_headline(true, "WARNING: held lock freed!");
 		rpt_task();
 		if (len)
@@ -200,5 +257,88 @@ void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, siz
 		rpt_stack_backtrace("stack backtrace:");
 		report_end();
 	}
-	graph_unlock();
+	report_stop();
+}
+
+/* A condition variable by its variable's name, else its address. */
+static void cond_name(void *cond, char *buf, size_t len)
+{
+	char var[128];
+
+	if (lockdep_sym_data((uintptr_t)cond, var, sizeof(var)))
+		snprintf(buf, len, "&%s", var);
+	else
+		snprintf(buf, len, "cond@%p", cond);
+}
+
+/* A mutex by its record's name, or, without a record, its address. */
+static void mutex_name(void *m, char *buf, size_t len)
+{
+	const struct lock_rec *r = rec_index_find((uintptr_t)m);
+
+	if (!r || !record_name(r, buf, len))
+		snprintf(buf, len, "mutex@%p", m);
+}
+
+void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigned long ip)
+{
+	struct lockdep_site site = { .ip = ip };
+	char cname[LOCKDEP_NAME_MAX];
+
+	if (!report_start())
+		return;
+	if (report_begin2(UIRQ_REPORT_COND, report_sig((uintptr_t)cond, (uintptr_t)m, ip, 1), report_sig(ip, 1, 0, 0))) {
+		cond_name(cond, cname, sizeof(cname));
+		report_headline(true, "WARNING: condition variable waited on without its mutex held!");
+		rpt_task();
+		rpt(" waits on %s with mutex ", cname);
+		if (r) {
+			rpt_rec(r, m, "waiting with");
+		} else {
+			rpt("%p (not a valid mutex)", m);
+			rj_lock("waiting with", "not a valid mutex", (uintptr_t)m, NULL);
+		}
+		rpt(" at:\n");
+		rpt_site(&site);
+		rpt("\nbut does not hold that mutex: the wait unlocks a mutex that is not the caller's.\n");
+		rpt("\nother info that might help us debug this:\n");
+		rpt_held_locks(&lockdep_current);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	report_stop();
+}
+
+void preload_report_cond_two(void *cond, const struct lock_rec *c, void *m, void *other, unsigned long ip)
+{
+	struct lockdep_site site = { .ip = ip }, first = { .ip = c->site };
+	char cname[LOCKDEP_NAME_MAX], mname[LOCKDEP_NAME_MAX], oname[LOCKDEP_NAME_MAX];
+
+	if (!report_start())
+		return;
+	/* once per condition variable and pair of mutexes, or pair of wait sites */
+	if (report_begin2(UIRQ_REPORT_COND, report_sig((uintptr_t)cond, (uintptr_t)m ^ (uintptr_t)other, 2, 0),
+			  report_sig(ip ^ c->site, 2, 0, 0))) {
+		cond_name(cond, cname, sizeof(cname));
+		mutex_name(m, mname, sizeof(mname));
+		mutex_name(other, oname, sizeof(oname));
+		report_headline(true, "WARNING: condition variable used with two different mutexes!");
+		rpt_task();
+		rpt(" waits on %s with mutex %p (%s) at:\n", cname, m, mname);
+		rpt_site(&site);
+		rpt("\nwhile %u other thread%s wait%s on it with mutex %p (%s), since:\n", c->depth,
+		    c->depth > 1 ? "s" : "", c->depth > 1 ? "" : "s", other, oname);
+		rpt_site(&first);
+		rpt("\nA condition variable is bound to one mutex while anyone waits on it (POSIX):\n"
+		    "a signal may wake a waiter whose condition another mutex protects.\n");
+		rj_lock("waiting with", mname, (uintptr_t)m, &site);
+		rj_lock("bound to", oname, (uintptr_t)other, &first);
+		rpt("\nother info that might help us debug this:\n");
+		rpt_held_locks(&lockdep_current);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	report_stop();
 }

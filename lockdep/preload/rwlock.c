@@ -107,7 +107,7 @@ static __attribute__((noinline)) void unlock_slow(pthread_rwlock_t *l, unsigned 
 	struct lock_rec *r = rec_get(l, REC_RWLOCK, ip);
 
 	if (r)
-		uirq_lock_release(&r->map, ip, NULL, 0);
+		preload_release(r, ip);
 }
 
 PRELOAD_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)

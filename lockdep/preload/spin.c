@@ -33,7 +33,7 @@ static __attribute__((noinline)) void unlock_slow(pthread_spinlock_t *l, unsigne
 	struct lock_rec *r = rec_get((void *)l, REC_SPIN, ip);
 
 	if (r)
-		uirq_lock_release(&r->map, ip, NULL, 0);
+		preload_release(r, ip);
 }
 
 PRELOAD_EXPORT int pthread_spin_unlock(pthread_spinlock_t *l)

@@ -27,16 +27,27 @@ struct rec_index *_Atomic rec_index = &index_empty.ix;
 static uint64_t index_used;		/* slots ever claimed in the current table (live + gone) */
 static uint64_t nr_live;
 static struct raw_futex table_lock;
-static struct lockdep_slab rec_slab = LOCKDEP_SLAB(struct lock_rec, free_next);
+/* A recycled record is set up field by field: a reader with a stale pointer may be reading it. */
+static struct lockdep_slab rec_slab = {
+	.size = sizeof(struct lock_rec), .link = offsetof(struct lock_rec, free_next), .no_clear = true,
+};
 
-void rec_table_lock(void)
+/* Set while this thread holds the table lock: a signal handler locking meanwhile goes untracked. */
+static PRELOAD_TLS bool in_table;
+
+bool rec_table_enter(void)
 {
+	if (in_table || lockdep_current.recursion)
+		return false;
+	in_table = true;
 	raw_futex_lock(&table_lock);
+	return true;
 }
 
-void rec_table_unlock(void)
+void rec_table_exit(void)
 {
 	raw_futex_unlock(&table_lock);
+	in_table = false;
 }
 
 static void index_put(struct rec_index *ix, struct lock_rec *r)
@@ -87,6 +98,13 @@ struct lock_rec *rec_alloc(uintptr_t addr)
 
 	if (!index_make_room() || !(r = slab_alloc(&rec_slab)))
 		return NULL;
+	/* what build() and cond_rec() do not set; state says it is no lock yet */
+	atomic_store_explicit(&r->state, REC_UNBUILT, memory_order_relaxed);
+	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
+	r->had_subclass = r->unbalanced = false;
+	r->user_name = NULL;
+	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELAXED);
+	r->map.key = NULL;
 	atomic_store_explicit(&r->addr, addr, memory_order_relaxed);
 	index_put(atomic_load_explicit(&rec_index, memory_order_relaxed), r);
 	index_used++;

@@ -309,6 +309,33 @@ Test(thread_exit, detached, .timeout = 20) { assert_exit_held("detached"); }
 Test(thread_exit, holding_a_read_lock, .timeout = 20) { assert_exit_held("rwlock"); }
 Test(thread_exit, main_thread_by_pthread_exit, .timeout = 20) { assert_exit_held("main"); }
 
+/* ---- condition variables (section 6) ---- */
+
+Test(cond, wait_without_the_mutex_held, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("cond_misuse"), "unheld");
+
+	assert_one_report(r, "WARNING: condition variable waited on without its mutex held!");
+	check(r, strstr(r.err, " waits on &cond with mutex ") && strstr(r.err, "(&m1)"), "not named");
+	check(r, strstr(r.err, "timed_wait+0x") && strstr(r.err, "(cond_misuse.c:"), "no site");
+	check(r, strstr(r.out, "done"), "did not go on");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(cond, one_cond_two_mutexes, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("cond_misuse"), "two");
+
+	assert_one_report(r, "WARNING: condition variable used with two different mutexes!");
+	check(r, strstr(r.err, "(&m2) at:") && strstr(r.err, "(&m1), since:"), "mutexes not named");
+	check(r, strstr(r.err, "wait_with_m1+0x"), "the other waiter's site");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+Test(clean, one_cond_two_mutexes_one_after_the_other, .timeout = 20) { assert_clean("cond_misuse", "sequential"); }
+
 /* ---- reports a person can act on (section 4) ---- */
 
 /* A file for the test, deleted by read_and_unlink(). */
