@@ -104,6 +104,8 @@ void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 	stats->classes = nr_lock_classes();
 	stats->dependencies = nr_lock_deps();
+	stats->classes_made = nr_lock_classes_made();
+	stats->dependencies_made = nr_lock_deps_made();
 	stats->chains = nr_lock_chains();
 	stats->chain_hits = atomic_load(&lockdep_counters.chain_hits) + pending_hits(&lockdep_current);
 	stats->bfs_searches = atomic_load(&lockdep_counters.bfs_searches);

@@ -34,12 +34,17 @@ static struct class_hash *_Atomic class_hash = &class_hash_empty.h;
 static struct lockdep_slab class_slab = {
 	.size = sizeof(struct lock_class), .link = offsetof(struct lock_class, free_next), .no_clear = true,
 };
-static _Atomic unsigned long nr_classes;
+static _Atomic unsigned long nr_classes, nr_classes_made;
 static uint64_t next_class_id = 1;
 
 unsigned long nr_lock_classes(void)
 {
 	return atomic_load_explicit(&nr_classes, memory_order_relaxed);
+}
+
+unsigned long nr_lock_classes_made(void)
+{
+	return atomic_load_explicit(&nr_classes_made, memory_order_relaxed);
 }
 
 static uint64_t class_hash_of(uintptr_t key, uint64_t mask)
@@ -137,6 +142,7 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	atomic_store_explicit(&c->key, key, memory_order_release);
 	hash_class(atomic_load_explicit(&class_hash, memory_order_relaxed), c);
 	atomic_fetch_add_explicit(&nr_classes, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&nr_classes_made, 1, memory_order_relaxed);
 out:
 	graph_unlock();
 	return c;

@@ -12,11 +12,16 @@
 #include <string.h>
 
 static struct lockdep_slab dep_slab = LOCKDEP_SLAB(struct lock_dep, from);
-static _Atomic unsigned long nr_deps;
+static _Atomic unsigned long nr_deps, nr_deps_made;
 
 unsigned long nr_lock_deps(void)
 {
 	return atomic_load_explicit(&nr_deps, memory_order_relaxed);
+}
+
+unsigned long nr_lock_deps_made(void)
+{
+	return atomic_load_explicit(&nr_deps_made, memory_order_relaxed);
 }
 
 /* ---- the (from, to) -> dependency hash: open addressing, graph lock held ---- */
@@ -113,6 +118,7 @@ static void link_dep(struct lock_dep *d)
 		to->before_head->before_prev = d;
 	to->before_head = d;
 	atomic_fetch_add_explicit(&nr_deps, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&nr_deps_made, 1, memory_order_relaxed);
 }
 
 static void unlink_and_free_dep(struct lock_dep *d)

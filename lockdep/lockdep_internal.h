@@ -95,6 +95,8 @@ void rj_dep(const char *lock, const struct lockdep_site *site, const char *holdi
 	    const struct lockdep_site *holding_site);
 void rj_frame(unsigned long ip);
 const struct report_facts *rj_facts(void);
+/* s as a JSON string into buf, quotes and all: its length, or 0 if it did not fit. */
+size_t json_quote(char *buf, size_t len, const char *s);
 /* The whole report as one line of JSON (valid until the next report). */
 const char *rj_finish(const char *kind, const char *headline, const char *text);
 
@@ -297,6 +299,7 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 /* uirq_lockdep_unregister_key() for a key only ever used with subclass 0: one class to look for. */
 void lockdep_unregister_key_subclass0(struct uirq_lock_class_key *key);
 unsigned long nr_lock_classes(void);
+unsigned long nr_lock_classes_made(void);
 
 /* ---- held locks and the per-thread state ---- */
 
@@ -547,6 +550,7 @@ void check_prevs_add(struct lockdep_task *t, struct held_lock *next);
 bool check_deadlock(struct lockdep_task *t, struct held_lock *next);
 void zap_class_deps(struct lock_class *class);
 unsigned long nr_lock_deps(void);
+unsigned long nr_lock_deps_made(void);
 void rpt_dep_path(const struct lock_class *root, const struct bfs_path *path, enum bfs_dir dir);
 void rpt_dep_site(const struct lock_dep *d);
 

@@ -110,6 +110,14 @@ static void jw_str(struct jw *w, const char *s)
 	jw_raw(w, "\"", 1);
 }
 
+size_t json_quote(char *buf, size_t len, const char *s)
+{
+	struct jw w = { buf, 0, len, false };
+
+	jw_str(&w, s);
+	return w.full ? 0 : w.len;
+}
+
 static void jw_key(struct jw *w, const char *key)
 {
 	if (w->len && w->buf[w->len - 1] != '{')

@@ -33,8 +33,9 @@ for t in "${targets[@]}"; do fuzzers+=("tests/fuzz/fuzz-$t"); done
 ninja -C "$dir" "${fuzzers[@]}" >"$dir.build.log" 2>&1 || { tail -n 60 "$dir.build.log" >&2; exit 1; }
 
 # UB is a crash; leaks are checked after every input (libFuzzer's -detect_leaks default).
+# intercept_tls_get_addr=0: as in scripts/test.sh (google/sanitizers#1322).
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-export ASAN_OPTIONS=detect_leaks=1
+export ASAN_OPTIONS=detect_leaks=1:intercept_tls_get_addr=0
 
 passed=0 failed=0
 for t in "${targets[@]}"; do

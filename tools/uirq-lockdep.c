@@ -42,6 +42,8 @@ static void usage(FILE *out)
 		"  --log FILE           append reports to FILE instead of stderr\n"
 		"  --json FILE          append reports to FILE as JSON records too, one a line\n"
 		"  --suppress FILE      do not report what FILE's rules cover (see uirq-lockdep(1))\n"
+		"  --stat               lock statistics at exit: acquisitions, contentions, wait\n"
+		"                       and hold times, the call sites that waited most\n"
 		"  --help               show this help\n"
 		"  --version            show the version\n"
 		"\n"
@@ -237,8 +239,8 @@ static int run(const char *program, char **args)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_FATAL = 256, OPT_EXIT_CODE, OPT_CLASSES, OPT_LOG, OPT_JSON, OPT_SUPPRESS, OPT_HELP,
-	       OPT_VERSION };
+	enum { OPT_FATAL = 256, OPT_EXIT_CODE, OPT_CLASSES, OPT_LOG, OPT_JSON, OPT_SUPPRESS, OPT_STAT,
+	       OPT_HELP, OPT_VERSION };
 	static const struct option opts[] = {
 		{ "fatal", no_argument, NULL, OPT_FATAL },
 		{ "exit-code", required_argument, NULL, OPT_EXIT_CODE },
@@ -246,6 +248,7 @@ int main(int argc, char **argv)
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "suppress", required_argument, NULL, OPT_SUPPRESS },
+		{ "stat", no_argument, NULL, OPT_STAT },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -290,6 +293,9 @@ int main(int argc, char **argv)
 		case OPT_SUPPRESS:
 			if (set_file("--suppress", "UIRQ_LOCKDEP_SUPPRESS", optarg, false) != 0)
 				return EXIT_USAGE;
+			break;
+		case OPT_STAT:
+			setenv("UIRQ_LOCKDEP_STAT", "1", 1);
 			break;
 		case OPT_HELP:
 			usage(stdout);

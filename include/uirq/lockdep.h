@@ -93,6 +93,8 @@ typedef void (*uirq_lockdep_report_fn)(const struct uirq_lockdep_report *report,
 struct uirq_lockdep_stats {
 	unsigned long classes;		/* lock classes in use */
 	unsigned long dependencies;	/* direct dependency edges */
+	unsigned long classes_made;	/* lock classes ever made (those of dead locks too) */
+	unsigned long dependencies_made;	/* dependency edges ever added */
 	unsigned long chains;		/* lock chains cached */
 	unsigned long chain_hits;	/* acquisitions answered by the chain cache */
 	unsigned long bfs_searches;	/* breadth-first graph searches run */

@@ -59,8 +59,14 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 	}
 	if (op != OP_TRY)
 		preload_acquire(r, subclass, 0, UIRQ_LOCK_WRITE, ip);
-	ret = real_lock(op, m, clk, t);
+	if (unlikely(preload_stat) && op == OP_LOCK)
+		ret = preload_stat_lock(r, m, (int (*)(void *))REAL(mutex_trylock), (int (*)(void *))REAL(mutex_lock),
+					true, ip);
+	else
+		ret = real_lock(op, m, clk, t);
 	if (likely(got_it(ret))) {
+		if (unlikely(preload_stat) && op != OP_LOCK)
+			preload_stat_acquired(r, m, true);
 		if (op == OP_TRY)
 			preload_acquire(r, subclass, 1, UIRQ_LOCK_WRITE, ip);
 		if (owned) {
@@ -90,9 +96,19 @@ static __attribute__((noinline)) void lock_failed(pthread_mutex_t *m, unsigned l
 }
 
 /* The real pthread_mutex_lock of an annotated lock. */
-static __attribute__((noinline)) int lock_call(pthread_mutex_t *m, unsigned long ip)
+static __attribute__((noinline)) int lock_call(pthread_mutex_t *m, struct lock_rec *r, unsigned long ip)
 {
-	int ret = REAL(mutex_lock)(m);
+	int ret;
+
+	if (likely(!preload_stat)) {
+		ret = REAL(mutex_lock)(m);
+	} else if ((ret = REAL(mutex_trylock)(m)) == 0) {
+		preload_stat_acquired(r, m, true);
+	} else {
+		/* taken (or EINVAL & co, which the real lock answers again) */
+		ret = preload_stat_lock(r, m, (int (*)(void *))REAL(mutex_trylock),
+					(int (*)(void *))REAL(mutex_lock), true, ip);
+	}
 
 	if (unlikely(!got_it(ret)))
 		lock_failed(m, ip);
@@ -104,7 +120,7 @@ static __attribute__((noinline)) int lock_acquire_slow_call(pthread_mutex_t *m, 
 							     unsigned long ip)
 {
 	lock_acquire_slow(&r->map, 0, 0, UIRQ_LOCK_WRITE, ip, NULL, 0);
-	return lock_call(m, ip);
+	return lock_call(m, r, ip);
 }
 
 /*
@@ -123,7 +139,7 @@ PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	if (unlikely(!lockdep_acquire_fast(lockdep_task(), &r->map, 0, 0, UIRQ_LOCK_WRITE, CALLER_IP, NULL, 0)))
 		return lock_acquire_slow_call(m, r, CALLER_IP);
 	/* a tail call: this function keeps no stack frame */
-	return lock_call(m, CALLER_IP);
+	return lock_call(m, r, CALLER_IP);
 }
 
 /* <uirq/lockdep-annotate.h>: mutex_lock_nested() */
@@ -180,6 +196,7 @@ static __attribute__((noinline)) int unlock_slow_call(pthread_mutex_t *m, unsign
 
 PRELOAD_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
 {
+	preload_stat_release(m);
 	/* Released before the real unlock, as the kernel does: the next owner may run at once. */
 	if (likely(preload_active()) && unlikely(!preload_release_top(m, REC_MUTEX)))
 		return unlock_slow_call(m, CALLER_IP);

@@ -9,6 +9,7 @@
  *   UIRQ_LOCKDEP_LOG=FILE      append reports to FILE instead of stderr
  *   UIRQ_LOCKDEP_JSON=FILE     append reports to FILE as JSON records too
  *   UIRQ_LOCKDEP_SUPPRESS=FILE drop the reports its rules cover (lockdep_suppress.c)
+ *   UIRQ_LOCKDEP_STAT=1        lock statistics at exit (stat.c)
  * and what a forked child must know.
  */
 #include "preload.h"
@@ -98,6 +99,8 @@ __attribute__((constructor)) static void preload_setup(void)
 		preload_classes = CLASSES_SITE;
 	else if (v && *v && strcmp(v, "instance") != 0)
 		preload_msg("uirq-lockdep: UIRQ_LOCKDEP_CLASSES is \"instance\" or \"site\"; using instance\n");
+	if (env_on("UIRQ_LOCKDEP_STAT"))
+		preload_stat_setup();
 	if (env_on("UIRQ_LOCKDEP_FATAL"))
 		uirq_lockdep_set_fatal(true);
 	v = getenv("UIRQ_LOCKDEP_EXIT_CODE");

@@ -136,9 +136,11 @@ static void json_summary(const struct uirq_lockdep_stats *st, const char *stoppe
 		first = 0;
 	}
 	if (n < sizeof(rec))
-		snprintf(rec + n, sizeof(rec) - n, "},\"classes\":%lu,\"dependencies\":%lu,\"chains\":%lu,"
-			 "\"chain_hits\":%lu,\"searches\":%lu,\"max_depth\":%lu,\"stopped\":%s%s%s}",
-			 st->classes, st->dependencies, st->chains, st->chain_hits, st->bfs_searches,
+		snprintf(rec + n, sizeof(rec) - n, "},\"classes\":%lu,\"dependencies\":%lu,\"classes_live\":%lu,"
+			 "\"dependencies_live\":%lu,\"chains\":%lu,\"chain_hits\":%lu,\"searches\":%lu,"
+			 "\"max_depth\":%lu,\"stopped\":%s%s%s}",
+			 st->classes_made, st->dependencies_made, st->classes, st->dependencies, st->chains,
+			 st->chain_hits, st->bfs_searches,
 			 st->max_depth_seen, stopped ? "\"out of memory for " : "null",
 			 stopped ? stopped : "", stopped ? "\"" : "");
 	json_line(rec);
@@ -174,13 +176,14 @@ static void print_summary(void)
 				      st.suppressed);
 	if (n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s, %lu classes, %lu dependencies\n",
-				      first && !st.suppressed ? "" : ")", st.classes, st.dependencies);
+				      first && !st.suppressed ? "" : ")", st.classes_made, st.dependencies_made);
 	if (stopped && n < sizeof(line))
 		snprintf(line + n, sizeof(line) - n,
 			 "uirq-lockdep: the validator STOPPED: out of memory for %s; locks taken after that "
 			 "were not validated\n", stopped);
 	log_text(line);
 	json_summary(&st, stopped);
+	preload_stat_print(log_text, json_fd >= 0 ? json_line : NULL);
 }
 
 /* The status to exit with instead of the program's own, or -1. */

@@ -145,6 +145,7 @@ struct lock_rec {
 	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
 	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
 	const char *user_name;		/* uirq_lock_set_name() */
+	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
 	struct lock_rec *free_next;
@@ -288,6 +289,30 @@ struct lock_rec *cond_rec(void *cond);
 void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
 /* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
 bool rec_is_marked(const struct lock_rec *r, void *lock);
+
+/* ---- lock statistics (stat.c, --stat) ---- */
+extern bool preload_stat;
+void preload_stat_setup(void);
+/* A new identity gets figures of its own; an ending one adds its figures to its kind's (table lock). */
+void preload_stat_attach(struct lock_rec *r);
+void preload_stat_detach(struct lock_rec *r);
+/* Take lock, counting it for r, and timing the wait if try_fn says it is taken. */
+int preload_stat_lock(struct lock_rec *r, void *lock, int (*try_fn)(void *), int (*lock_fn)(void *),
+		      bool exclusive, unsigned long ip);
+/* lock was taken without a wait (a try or timed lock, or one that found it free): counted. */
+void preload_stat_acquired(struct lock_rec *r, void *lock, bool exclusive);
+/* About to release lock: the end of a timed hold. */
+void preload_stat_unlock(void *lock);
+/* Holds this thread is timing: 0 nearly always, so an unlock tests it inline. */
+extern PRELOAD_TLS unsigned int preload_stat_timing;
+
+static ALWAYS_INLINE void preload_stat_release(void *lock)
+{
+	if (unlikely(preload_stat) && unlikely(preload_stat_timing))
+		preload_stat_unlock(lock);
+}
+/* The table at exit, written with text() (and each line of JSON with json(), if any). */
+void preload_stat_print(void (*text)(const char *), void (*json)(const char *));
 
 /* ---- annotations (annotate.c, <uirq/lockdep-annotate.h>) ---- */
 /* A new identity for the lock at r's address: what was annotated for it before (table lock held). */

@@ -139,6 +139,8 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	else
 		uirq_lockdep_init_map(&r->map, r->name, &r->key, 0);
 	annotate_apply_pending(r);
+	if (preload_stat)
+		preload_stat_attach(r);
 	if (!(flags & REC_NO_MARKER))
 		atomic_store_explicit(rec_marker(lock, kind), r->ident, memory_order_relaxed);
 	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
@@ -150,6 +152,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
  */
 static void drop_identity(struct lock_rec *r)
 {
+	preload_stat_detach(r);
 	if (r->map.key == &r->key && r->had_subclass)
 		uirq_lockdep_unregister_key(&r->key);
 	else if (r->map.key == &r->key && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))

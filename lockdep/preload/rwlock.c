@@ -52,7 +52,14 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 	       r->mtype == MTYPE_RW_WRITER_FIRST ? UIRQ_LOCK_READ : UIRQ_LOCK_READ_RECURSIVE;
 	if (!try)
 		preload_acquire(r, subclass, 0, read, ip);
-	ret = real_lock(op, l, clk, t);
+	if (unlikely(preload_stat) && (op == OP_RD || op == OP_WR))
+		ret = preload_stat_lock(r, l, (int (*)(void *))(op == OP_RD ? REAL(rwlock_tryrdlock) : REAL(rwlock_trywrlock)),
+					(int (*)(void *))(op == OP_RD ? REAL(rwlock_rdlock) : REAL(rwlock_wrlock)),
+					op == OP_WR, ip);
+	else
+		ret = real_lock(op, l, clk, t);
+	if (unlikely(preload_stat) && ret == 0 && op != OP_RD && op != OP_WR)
+		preload_stat_acquired(r, l, op >= OP_WR);
 	if (ret == 0 && try)
 		preload_acquire(r, subclass, 1, read, ip);
 	else if (ret != 0 && !try)
@@ -112,6 +119,7 @@ static __attribute__((noinline)) void unlock_slow(pthread_rwlock_t *l, unsigned 
 
 PRELOAD_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
+	preload_stat_release(l);
 	if (likely(preload_active()) && !preload_release_top(l, REC_RWLOCK))
 		unlock_slow(l, CALLER_IP);
 	return REAL(rwlock_unlock)(l);

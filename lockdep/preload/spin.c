@@ -11,7 +11,9 @@ PRELOAD_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 	if (unlikely(!preload_active()) || !(r = rec_get((void *)l, REC_SPIN, ip)))
 		return REAL(spin_lock)(l);
 	preload_acquire(r, 0, 0, UIRQ_LOCK_WRITE, ip);
-	ret = REAL(spin_lock)(l);
+	ret = likely(!preload_stat) ? REAL(spin_lock)(l) :
+	      preload_stat_lock(r, (void *)l, (int (*)(void *))REAL(spin_trylock), (int (*)(void *))REAL(spin_lock),
+				true, ip);
 	if (unlikely(ret != 0))
 		uirq_lock_release(&r->map, ip, NULL, 0);
 	return ret;
@@ -23,8 +25,11 @@ PRELOAD_EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
 	struct lock_rec *r;
 	int ret = REAL(spin_trylock)(l);
 
-	if (ret == 0 && likely(preload_active()) && (r = rec_get((void *)l, REC_SPIN, ip)))
+	if (ret == 0 && likely(preload_active()) && (r = rec_get((void *)l, REC_SPIN, ip))) {
+		if (unlikely(preload_stat))
+			preload_stat_acquired(r, (void *)l, true);
 		preload_acquire(r, 0, 1, UIRQ_LOCK_WRITE, ip);
+	}
 	return ret;
 }
 
@@ -38,6 +43,7 @@ static __attribute__((noinline)) void unlock_slow(pthread_spinlock_t *l, unsigne
 
 PRELOAD_EXPORT int pthread_spin_unlock(pthread_spinlock_t *l)
 {
+	preload_stat_release((void *)l);
 	if (likely(preload_active()) && !preload_release_top((void *)l, REC_SPIN))
 		unlock_slow(l, CALLER_IP);
 	return REAL(spin_unlock)(l);

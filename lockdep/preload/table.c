@@ -103,6 +103,7 @@ struct lock_rec *rec_alloc(uintptr_t addr)
 	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	r->had_subclass = r->unbalanced = false;
 	r->user_name = NULL;
+	r->stat = NULL;
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELAXED);
 	r->map.key = NULL;
 	atomic_store_explicit(&r->addr, addr, memory_order_relaxed);

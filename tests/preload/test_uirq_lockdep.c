@@ -518,6 +518,73 @@ Test(annotate, nothing_without_the_runner, .timeout = 20)
 	}
 }
 
+/* ---- lock statistics (section 5) ---- */
+
+/* The lock_stat record of lock in JSON text (a failed test if none). */
+static struct jval *stat_record(const char *text, const char *lock)
+{
+	for (int i = 0; i < 16; i++) {
+		struct jval *v = json_line(text, i);
+
+		if (!strcmp(jstr(v, "kind"), "lock_stat") && !strcmp(jstr(v, "lock"), lock))
+			return v;
+		json_free(v);
+	}
+	ck_abort_msg("no lock_stat record for %s in:\n%s", lock, text);
+	return NULL;
+}
+
+static double jnum(const struct jval *v, const char *key)
+{
+	const struct jval *m = json_get(v, key);
+
+	ck_assert_msg(m && m->type == J_NUM, "no number %s", key);
+	return m->num;
+}
+
+Test(stat, contention_waits_and_holds, .timeout = 30)
+{
+	char *path = temp_file(NULL), *text;
+	struct run r = RUN(NULL, "--stat", "--json", path, prog("stat"));
+	struct jval *busy, *quiet;
+	const struct jval *sites;
+
+	assert_exit(r, 0);
+	check(r, any_report(r.err) == 0, "reported");
+	check(r, strstr(r.err, "uirq-lockdep: lock statistics, 2 kinds of lock, by time waited"), "no table");
+	check(r, strstr(r.err, "\n&busy ") && strstr(r.err, "\n&quiet "), "locks not named in the table");
+	check(r, strstr(r.err, " at ask+0x") && strstr(r.err, "(stat.c:"), "no contending site");
+	text = read_and_unlink(path);
+	busy = stat_record(text, "&busy");
+	quiet = stat_record(text, "&quiet");
+	/* exact counts; contention as often as the other thread asked, at most */
+	ck_assert_int_eq((int)jnum(busy, "acquired"), 10);
+	ck_assert_int_eq((int)jnum(quiet, "acquired"), 1000);
+	ck_assert_int_eq((int)jnum(quiet, "contended"), 0);
+	ck_assert_int_ge((int)jnum(busy, "contended"), 1);
+	ck_assert_int_le((int)jnum(busy, "contended"), 5);
+	ck_assert_msg(jnum(busy, "wait_total_ns") > 0 && jnum(busy, "wait_max_ns") > 0, "no wait");
+	/* the holder sleeps 20 ms with it held, five times: all its holds are timed */
+	ck_assert_msg(jnum(busy, "hold_max_ns") >= 15e6, "hold max %.0f ns", jnum(busy, "hold_max_ns"));
+	ck_assert_msg(jnum(busy, "hold_total_ns") >= 5 * 15e6, "hold total %.0f ns", jnum(busy, "hold_total_ns"));
+	ck_assert_int_eq((int)jnum(busy, "holds_timed"), 10);
+	sites = json_get(busy, "contended_at");
+	ck_assert_msg(sites && sites->type == J_ARR && sites->n == 1, "contending sites");
+	ck_assert_msg(strstr(jstr(&sites->kids[0], "site"), "ask+0x"), "site %s", jstr(&sites->kids[0], "site"));
+	json_free(busy);
+	json_free(quiet);
+	run_free(&r);
+}
+
+Test(stat, nothing_without_the_option, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("stat"));
+
+	assert_exit(r, 0);
+	check(r, !strstr(r.err, "lock statistics"), "statistics without --stat");
+	run_free(&r);
+}
+
 /* ---- the runner ---- */
 
 Test(runner, passes_the_exit_status_through, .timeout = 20)
