@@ -31,7 +31,6 @@ extern int lockdep_debug_locks __attribute__((alias("uirq_debug_locks")));
 #endif
 LOCKDEP_TLS struct lockdep_task lockdep_current;
 struct lockdep_counters lockdep_counters __attribute__((aligned(64)));
-const struct lockdep_lock_info *lockdep_lock_info;
 
 static pthread_key_t exit_key;
 static bool exit_key_ok;
@@ -178,14 +177,22 @@ static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t
 							    uint64_t chain_key)
 {
 	bool chain_head = !t->depth || held_lock_at(t, t->depth - 1)->irq_context != hlock->irq_context;
+	struct lockdep_trace trace = { .nr = 0 };
 
+	/*
+	 * Where a new dependency would be made, taken before the graph lock:
+	 * unwinding the stack is the longest part of it, and every thread that
+	 * validates waits for the lock.
+	 */
+	if (!chain_head && !hlock->site.file)
+		lockdep_save_trace(&trace, 0);
 	graph_lock();
 	if (lookup_chain_cache(chain_key)) {
 		lockdep_count_hit(t);	/* another thread validated it meanwhile */
 	} else if (!check_deadlock(t, hlock)) {
 		/* a recursive deadlock is the one problem: no dependency is added on top */
 		if (!chain_head)
-			check_prevs_add(t, hlock);
+			check_prevs_add(t, hlock, &trace);
 		if (debug_locks_on())
 			add_chain_cache(chain_key);
 	}

@@ -450,13 +450,8 @@ static bool hlock_conflict(struct lock_class *c, bool only_xr, void *data)
 	return c == prev->class && (prev->read == 0 || !only_xr);
 }
 
-struct site_trace {
-	bool valid;
-	struct lockdep_trace trace;
-};
-
 static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next,
-			   struct site_trace *st)
+			   const struct lockdep_trace *trace)
 {
 	unsigned int dep = calc_dep(prev, next);
 	struct lock_dep *d;
@@ -486,27 +481,20 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 	d->dep = dep;
 	d->site = next->site;
 	d->prev_site = prev->site;
-	if (!d->site.file) {
-		if (!st->valid) {
-			lockdep_save_trace(&st->trace, 0);
-			st->valid = true;
-		}
-		d->trace = st->trace;
-	}
+	if (!d->site.file)
+		d->trace = *trace;
 	link_dep(d);
 }
 
-void check_prevs_add(struct lockdep_task *t, struct held_lock *next)
+void check_prevs_add(struct lockdep_task *t, struct held_lock *next, const struct lockdep_trace *trace)
 {
-	struct site_trace st = { .valid = false };
-
 	/* Each held lock down to and including the first non-trylock, within one irq context. */
 	for (unsigned int i = t->depth; i-- > 0;) {
 		struct held_lock *prev = held_lock_at(t, i);
 
 		if (prev->irq_context != next->irq_context)
 			break;
-		check_prev_add(t, prev, next, &st);
+		check_prev_add(t, prev, next, trace);
 		if (!debug_locks_on())
 			return;
 		if (!prev->trylock)

@@ -544,8 +544,11 @@ typedef bool (*bfs_match_fn)(struct lock_class *class, bool only_xr, void *data)
 /* Breadth-first search along strong paths only; true when match returned true. */
 bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 		 bfs_match_fn match, void *data, struct bfs_path *path);
-/* Add the dependencies of a newly acquired lock to the ones below it (graph lock held). */
-void check_prevs_add(struct lockdep_task *t, struct held_lock *next);
+/*
+ * Add the dependencies of a newly acquired lock to the ones below it (graph
+ * lock held); trace is where it happens, for a dependency without a file:line.
+ */
+void check_prevs_add(struct lockdep_task *t, struct held_lock *next, const struct lockdep_trace *trace);
 /* Report a same-class acquisition (graph lock held); true if it is one (then nothing more is checked). */
 bool check_deadlock(struct lockdep_task *t, struct held_lock *next);
 void zap_class_deps(struct lock_class *class);

@@ -295,6 +295,11 @@ static const unsigned int mark_order[] = {
 
 void mark_usage_slow(struct lockdep_task *t, struct held_lock *hlock, unsigned int needed)
 {
+	/* no irq usage among them: nothing to check, no site kept - no graph lock either */
+	if (!(needed & (LOCKF_USED_IN_IRQ_ALL | LOCKF_ENABLED_IRQ_ALL))) {
+		atomic_fetch_or_explicit(&hlock->class->usage_mask, needed, memory_order_release);
+		return;
+	}
 	graph_lock();
 	for (unsigned int i = 0; i < sizeof(mark_order) / sizeof(mark_order[0]); i++)
 		if (needed & LOCKF(mark_order[i]))

@@ -63,6 +63,9 @@ void graph_lock_atfork_child(void)
 	atomic_store_explicit(&graph_lock_word.word, 0, memory_order_release);
 }
 
+/* What the preload library tells reports about its locks (NULL in libuirq). */
+const struct lockdep_lock_info *lockdep_lock_info;
+
 /* ---- report kinds ---- */
 
 static const char *const kind_names[UIRQ_REPORT_NR_KINDS] = {
