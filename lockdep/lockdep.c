@@ -177,22 +177,14 @@ static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t
 							    uint64_t chain_key)
 {
 	bool chain_head = !t->depth || held_lock_at(t, t->depth - 1)->irq_context != hlock->irq_context;
-	struct lockdep_trace trace = { .nr = 0 };
 
-	/*
-	 * Where a new dependency would be made, taken before the graph lock:
-	 * unwinding the stack is the longest part of it, and every thread that
-	 * validates waits for the lock.
-	 */
-	if (!chain_head && !hlock->site.file)
-		lockdep_save_trace(&trace, 0);
 	graph_lock();
 	if (lookup_chain_cache(chain_key)) {
 		lockdep_count_hit(t);	/* another thread validated it meanwhile */
 	} else if (!check_deadlock(t, hlock)) {
 		/* a recursive deadlock is the one problem: no dependency is added on top */
 		if (!chain_head)
-			check_prevs_add(t, hlock, &trace);
+			check_prevs_add(t, hlock);
 		if (debug_locks_on())
 			add_chain_cache(chain_key);
 	}
@@ -383,7 +375,15 @@ void uirq_lock_acquire(struct uirq_lockdep_map *map, unsigned int subclass, int 
 	lockdep_acquire(map, subclass, trylock, read, ip, file, line);
 }
 
-/* Take entry i out of the stack; the locks above it are re-validated on top of the rest. */
+/*
+ * Take entry i out of the stack; the locks above it move down, with the
+ * chain keys of the stack they are in now.  They are not validated again,
+ * as the kernel's reacquire does: that would only add dependencies from the
+ * locks below i to those above, which an in-order release never adds
+ * either (each acquisition adds one from the lock just below it), and in a
+ * program that unlocks in random order it cost a validation per held lock
+ * per unlock.
+ */
 static void remove_held_lock(struct lockdep_task *t, unsigned int i)
 {
 	unsigned int depth = t->depth;
@@ -394,7 +394,6 @@ static void remove_held_lock(struct lockdep_task *t, unsigned int i)
 
 		*h = *held_lock_at(t, j);
 		h->chain_key = hlock_chain_key(h, curr_chain_key(t));
-		validate_chain(t, h, h->chain_key);
 		t->depth++;
 	}
 }

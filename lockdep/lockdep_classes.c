@@ -10,6 +10,13 @@
  * Classes come from a slab, so a class pointer never dangles; a zapped class
  * goes back to it and comes back with a fresh id, so chain-cache entries of
  * the dead class can never match again.
+ *
+ * The hash, the slab and the ids are the class lock's, not the graph
+ * lock's: a program that makes and destroys locks all the time (a class
+ * each) would otherwise queue on the graph lock twice more per lock.  A
+ * zapped class leaves the hash at once, under the class lock; its
+ * dependencies are unlinked, and it is freed, by the next holder of the
+ * graph lock before that one does anything else (drain_zombie_classes()).
  */
 #include "lockdep_internal.h"
 
@@ -30,6 +37,9 @@ static union {
 } class_hash_empty;
 
 static struct class_hash *_Atomic class_hash = &class_hash_empty.h;
+static struct raw_futex class_lock;
+/* Zapped, out of the hash, still in the graph: freed under the graph lock (free_next links). */
+static struct lock_class *_Atomic zombies;
 /* A recycled class is set up field by field: a lock-free reader may be walking through it. */
 static struct lockdep_slab class_slab = {
 	.size = sizeof(struct lock_class), .link = offsetof(struct lock_class, free_next), .no_clear = true,
@@ -73,7 +83,7 @@ struct lock_class *look_up_lock_class(uintptr_t key)
 	return walk_bucket(atomic_load_explicit(&class_hash, memory_order_acquire), key, 64);
 }
 
-/* Under the graph lock: the table is stable and every chain complete. */
+/* Under the class lock: the table is stable and every chain complete. */
 static struct lock_class *find_class(uintptr_t key)
 {
 	return walk_bucket(atomic_load_explicit(&class_hash, memory_order_relaxed), key, ~0u);
@@ -122,14 +132,16 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	struct lock_class *c;
 
 	lockdep_init_once();
-	graph_lock();
+	raw_futex_lock(&class_lock);
 	c = find_class(key);
 	if (c || !debug_locks_on())
 		goto out;
 	if (!make_room() || !(c = slab_alloc(&class_slab))) {
+		raw_futex_unlock(&class_lock);
+		graph_lock();
 		lockdep_out_of_memory("lock classes");
-		c = NULL;
-		goto out;
+		graph_unlock();
+		return NULL;
 	}
 	snprintf(c->name, sizeof(c->name), "%s", map->name ? map->name : "<unnamed>");
 	c->subclass = subclass;
@@ -144,7 +156,7 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	atomic_fetch_add_explicit(&nr_classes, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&nr_classes_made, 1, memory_order_relaxed);
 out:
-	graph_unlock();
+	raw_futex_unlock(&class_lock);
 	return c;
 }
 
@@ -163,19 +175,38 @@ static void unhash_class(struct lock_class *c, uintptr_t key)
 	}
 }
 
-/* Graph lock held. */
+/* Class lock held: out of the hash, findable no more; its graph goes at the next graph lock. */
 static void zap_class(struct lock_class *c)
 {
-	uintptr_t key = atomic_load(&c->key);
+	struct lock_class *head = atomic_load_explicit(&zombies, memory_order_relaxed);
 
-	zap_class_deps(c);
-	free_usage_sites(c);
-	unhash_class(c, key);
+	unhash_class(c, atomic_load(&c->key));
 	atomic_store_explicit(&c->key, 0, memory_order_release);
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
 	/* keep id, hash_next and key readable: lock-free readers may stand on it */
-	slab_free(&class_slab, c);
-	atomic_fetch_sub_explicit(&nr_classes, 1, memory_order_relaxed);
+	do {
+		c->free_next = head;
+	} while (!atomic_compare_exchange_weak_explicit(&zombies, &head, c, memory_order_release,
+							memory_order_relaxed));
+}
+
+void drain_zombie_classes(void)
+{
+	struct lock_class *c = atomic_exchange_explicit(&zombies, NULL, memory_order_acquire), *next;
+
+	if (!c)
+		return;
+	for (struct lock_class *i = c; i; i = i->free_next) {
+		zap_class_deps(i);
+		free_usage_sites(i);
+	}
+	raw_futex_lock(&class_lock);
+	for (; c; c = next) {
+		next = c->free_next;
+		slab_free(&class_slab, c);
+		atomic_fetch_sub_explicit(&nr_classes, 1, memory_order_relaxed);
+	}
+	raw_futex_unlock(&class_lock);
 }
 
 static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen, unsigned int subclasses)
@@ -191,18 +222,18 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen, un
 		if (!seen)
 			return;
 	}
-	/* From a signal handler that interrupted lockdep: the graph lock may be ours. */
+	/* From a signal handler that interrupted lockdep: the class lock may be ours. */
 	if (!lockdep_recursion_enter(t))
 		return;
 	lockdep_init_once();
-	graph_lock();
+	raw_futex_lock(&class_lock);
 	for (unsigned int sub = 0; sub < subclasses; sub++) {
 		struct lock_class *c = find_class(class_key_of(key, sub));
 
 		if (c)
 			zap_class(c);
 	}
-	graph_unlock();
+	raw_futex_unlock(&class_lock);
 	lockdep_recursion_exit(t);
 }
 

@@ -302,8 +302,8 @@ void rpt_dep_site(const struct lock_dep *d)
 	rpt("       lock(%s) at ", to);
 	rpt_site(&d->site);
 	rpt("\n");
-	if (!d->site.file)
-		rpt_trace(&d->trace, "         ", d->site.ip);
+	if (d->trace)
+		rpt_trace(d->trace, "         ", d->site.ip);
 	rpt("       while holding (%s) taken at ", from);
 	rpt_site(&d->prev_site);
 	rpt("\n");
@@ -450,8 +450,77 @@ static bool hlock_conflict(struct lock_class *c, bool only_xr, void *data)
 	return c == prev->class && (prev->read == 0 || !only_xr);
 }
 
-static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next,
-			   const struct lockdep_trace *trace)
+/*
+ * A stack for a dependency made at site, while holding a lock taken at
+ * prev_site (graph lock held): one per pair of sites, kept for ever.
+ * Unwinding a stack costs more than all the rest of adding a dependency,
+ * and a program makes its dependencies at few places; a report shows the
+ * stack of the first dependency made there, which the sites themselves
+ * identify.  NULL when out of memory: the report then shows the sites only.
+ */
+struct site_trace {
+	unsigned long site, prev_site;
+	struct lockdep_trace trace;
+	struct site_trace *free_next;	/* the slab's; never freed */
+};
+
+static struct lockdep_slab trace_slab = LOCKDEP_SLAB(struct site_trace, free_next);
+/* Open addressing over the entries, which stay where they are (dependencies point at them). */
+static struct {
+	struct site_trace **slots;
+	uint64_t mask, used;
+} traces;
+
+static struct site_trace **trace_slot(struct site_trace **slots, uint64_t mask, unsigned long site,
+				      unsigned long prev_site)
+{
+	uint64_t i = report_sig(site, prev_site, 0, 0) & mask;
+
+	while (slots[i] && (slots[i]->site != site || slots[i]->prev_site != prev_site))
+		i = (i + 1) & mask;
+	return &slots[i];
+}
+
+static bool traces_make_room(void)
+{
+	uint64_t size = traces.slots ? traces.mask + 1 : 0, nsize = size ? size * 2 : 256;
+	struct site_trace **grown;
+
+	if ((traces.used + 1) * 2 <= size)
+		return true;
+	grown = lockdep_alloc(nsize * sizeof(*grown));
+	if (!grown)
+		return false;
+	for (uint64_t i = 0; i < size; i++)
+		if (traces.slots[i])
+			*trace_slot(grown, nsize - 1, traces.slots[i]->site, traces.slots[i]->prev_site) =
+				traces.slots[i];
+	lockdep_free(traces.slots, size * sizeof(*grown));
+	traces.slots = grown;
+	traces.mask = nsize - 1;
+	return true;
+}
+
+static const struct lockdep_trace *site_trace(unsigned long site, unsigned long prev_site)
+{
+	struct site_trace **slot, *e;
+
+	if (!traces_make_room())
+		return NULL;
+	slot = trace_slot(traces.slots, traces.mask, site, prev_site);
+	if (*slot)
+		return &(*slot)->trace;
+	if (!(e = slab_alloc(&trace_slab)))
+		return NULL;
+	e->site = site;
+	e->prev_site = prev_site;
+	lockdep_save_trace(&e->trace, 0);
+	*slot = e;
+	traces.used++;
+	return &e->trace;
+}
+
+static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next)
 {
 	unsigned int dep = calc_dep(prev, next);
 	struct lock_dep *d;
@@ -481,12 +550,11 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 	d->dep = dep;
 	d->site = next->site;
 	d->prev_site = prev->site;
-	if (!d->site.file)
-		d->trace = *trace;
+	d->trace = d->site.file ? NULL : site_trace(d->site.ip, d->prev_site.ip);
 	link_dep(d);
 }
 
-void check_prevs_add(struct lockdep_task *t, struct held_lock *next, const struct lockdep_trace *trace)
+void check_prevs_add(struct lockdep_task *t, struct held_lock *next)
 {
 	/* Each held lock down to and including the first non-trylock, within one irq context. */
 	for (unsigned int i = t->depth; i-- > 0;) {
@@ -494,7 +562,7 @@ void check_prevs_add(struct lockdep_task *t, struct held_lock *next, const struc
 
 		if (prev->irq_context != next->irq_context)
 			break;
-		check_prev_add(t, prev, next, trace);
+		check_prev_add(t, prev, next);
 		if (!debug_locks_on())
 			return;
 		if (!prev->trylock)

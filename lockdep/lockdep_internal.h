@@ -31,6 +31,12 @@
 /* initial-exec: the preload library links the engine and is loaded at start-up. */
 #define LOCKDEP_TLS __thread __attribute__((tls_model("initial-exec")))
 
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()	__builtin_ia32_pause()
+#else
+#define cpu_relax()	atomic_signal_fence(memory_order_seq_cst)
+#endif
+
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
@@ -195,9 +201,9 @@ struct lockdep_slab {
 };
 #define LOCKDEP_SLAB(type, member) { .size = sizeof(type), .link = offsetof(type, member) }
 
-/* A new object (zeroed unless no_clear, then as it was freed), or NULL; graph lock held. */
+/* A new object (zeroed unless no_clear, then as it was freed), or NULL; its owner's lock held. */
 void *slab_alloc(struct lockdep_slab *s);
-void slab_free(struct lockdep_slab *s, void *obj);	/* graph lock held */
+void slab_free(struct lockdep_slab *s, void *obj);	/* its owner's lock held */
 
 /*
  * Out of memory: the validator turns itself off - a failure, never silent:
@@ -296,6 +302,8 @@ static inline uintptr_t map_class_key(const struct uirq_lockdep_map *map, unsign
 struct lock_class *look_up_lock_class(uintptr_t key);
 /* Find or create the class (takes the graph lock); NULL when out of classes. */
 struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsigned int subclass);
+/* Free the zapped classes' dependencies and slots: the graph lock's first work, each time. */
+void drain_zombie_classes(void);
 /* uirq_lockdep_unregister_key() for a key only ever used with subclass 0: one class to look for. */
 void lockdep_unregister_key_subclass0(struct uirq_lock_class_key *key);
 unsigned long nr_lock_classes(void);
@@ -525,7 +533,7 @@ struct lock_dep {
 	uint8_t dep;				/* DEP_*_MASK bits seen */
 	struct lockdep_site site;		/* where "to" was taken */
 	struct lockdep_site prev_site;		/* where "from" had been taken */
-	struct lockdep_trace trace;		/* when site.file is NULL */
+	const struct lockdep_trace *trace;	/* a stack at site (when site.file is NULL), or NULL */
 };
 
 enum bfs_dir { BFS_FORWARDS, BFS_BACKWARDS };
@@ -544,11 +552,8 @@ typedef bool (*bfs_match_fn)(struct lock_class *class, bool only_xr, void *data)
 /* Breadth-first search along strong paths only; true when match returned true. */
 bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 		 bfs_match_fn match, void *data, struct bfs_path *path);
-/*
- * Add the dependencies of a newly acquired lock to the ones below it (graph
- * lock held); trace is where it happens, for a dependency without a file:line.
- */
-void check_prevs_add(struct lockdep_task *t, struct held_lock *next, const struct lockdep_trace *trace);
+/* Add the dependencies of a newly acquired lock to the ones below it (graph lock held). */
+void check_prevs_add(struct lockdep_task *t, struct held_lock *next);
 /* Report a same-class acquisition (graph lock held); true if it is one (then nothing more is checked). */
 bool check_deadlock(struct lockdep_task *t, struct held_lock *next);
 void zap_class_deps(struct lock_class *class);

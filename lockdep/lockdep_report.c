@@ -50,6 +50,9 @@ static struct raw_futex graph_lock_word;
 void graph_lock(void)
 {
 	raw_futex_lock(&graph_lock_word);
+#if UIRQ_CONFIG_LOCKDEP
+	drain_zombie_classes();
+#endif
 }
 
 void graph_unlock(void)

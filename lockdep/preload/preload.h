@@ -30,11 +30,6 @@
 #define CALLER_IP	((unsigned long)__builtin_return_address(0))
 #define ALWAYS_INLINE	inline __attribute__((always_inline))
 #define container_of(p, type, member) ((type *)((char *)(p) - offsetof(type, member)))
-#if defined(__x86_64__) || defined(__i386__)
-#define cpu_relax()	__builtin_ia32_pause()
-#else
-#define cpu_relax()	atomic_signal_fence(memory_order_seq_cst)
-#endif
 
 /* ---- the real pthread functions (real.c) ---- */
 struct real_fns {
