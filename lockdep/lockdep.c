@@ -38,6 +38,29 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void thread_exit_destructor(void *arg);
 
+/*
+ * fork() with lockdep's locks held by another thread would leave them held
+ * for ever in the child: they are taken across it, in their order (graph,
+ * then class), and the child's are free.
+ */
+static void fork_prepare(void)
+{
+	graph_lock();
+	classes_fork_prepare();
+}
+
+static void fork_parent(void)
+{
+	classes_fork_parent();
+	graph_unlock();
+}
+
+static void fork_child(void)
+{
+	classes_fork_child();
+	graph_lock_atfork_child();
+}
+
 static void lockdep_init(void)
 {
 	const char *env = getenv("UIRQ_LOCKDEP");
@@ -46,7 +69,7 @@ static void lockdep_init(void)
 		__atomic_store_n(&LOCKDEP_DEBUG_LOCKS, 0, __ATOMIC_RELAXED);
 	lockdep_stacktrace_init();
 	exit_key_ok = pthread_key_create(&exit_key, thread_exit_destructor) == 0;
-	pthread_atfork(graph_lock, graph_unlock, graph_lock_atfork_child);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 	lockdep_irq_init();
 }
 
@@ -100,6 +123,13 @@ static void flush_chain_hits(struct lockdep_task *t)
 
 void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats)
 {
+	/*
+	 * Zapped classes are counted until the graph lock's next holder frees
+	 * them: be that holder if nobody holds it (never wait: this may be
+	 * asked from inside a report, under the graph lock).
+	 */
+	if (graph_trylock())
+		graph_unlock();
 	memset(stats, 0, sizeof(*stats));
 	stats->classes = nr_lock_classes();
 	stats->dependencies = nr_lock_deps();

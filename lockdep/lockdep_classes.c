@@ -190,6 +190,22 @@ static void zap_class(struct lock_class *c)
 							memory_order_relaxed));
 }
 
+/* fork(): the class lock is held across it (after the graph lock), and the child's is free. */
+void classes_fork_prepare(void)
+{
+	raw_futex_lock(&class_lock);
+}
+
+void classes_fork_parent(void)
+{
+	raw_futex_unlock(&class_lock);
+}
+
+void classes_fork_child(void)
+{
+	atomic_store_explicit(&class_lock.word, 0, memory_order_release);
+}
+
 void drain_zombie_classes(void)
 {
 	struct lock_class *c = atomic_exchange_explicit(&zombies, NULL, memory_order_acquire), *next;

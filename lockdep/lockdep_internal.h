@@ -120,11 +120,13 @@ struct raw_futex {
 	_Atomic int word;	/* 0 free, 1 taken, 2 contended */
 };
 void raw_futex_lock(struct raw_futex *l);
+bool raw_futex_trylock(struct raw_futex *l);
 void raw_futex_unlock(struct raw_futex *l);
 
 /* The graph lock: every table of the engine changes under it. */
 
 void graph_lock(void);
+bool graph_trylock(void);
 void graph_unlock(void);
 /* fork(): hold the graph lock across it so the child never inherits it taken. */
 void graph_lock_atfork_child(void);
@@ -302,6 +304,9 @@ static inline uintptr_t map_class_key(const struct uirq_lockdep_map *map, unsign
 struct lock_class *look_up_lock_class(uintptr_t key);
 /* Find or create the class (takes the graph lock); NULL when out of classes. */
 struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsigned int subclass);
+void classes_fork_prepare(void);
+void classes_fork_parent(void);
+void classes_fork_child(void);
 /* Free the zapped classes' dependencies and slots: the graph lock's first work, each time. */
 void drain_zombie_classes(void);
 /* uirq_lockdep_unregister_key() for a key only ever used with subclass 0: one class to look for. */

@@ -39,6 +39,14 @@ void raw_futex_lock(struct raw_futex *l)
 	}
 }
 
+bool raw_futex_trylock(struct raw_futex *l)
+{
+	int c = 0;
+
+	return atomic_compare_exchange_strong_explicit(&l->word, &c, 1, memory_order_acquire,
+						       memory_order_relaxed);
+}
+
 void raw_futex_unlock(struct raw_futex *l)
 {
 	if (atomic_exchange_explicit(&l->word, 0, memory_order_release) == 2)
@@ -53,6 +61,16 @@ void graph_lock(void)
 #if UIRQ_CONFIG_LOCKDEP
 	drain_zombie_classes();
 #endif
+}
+
+bool graph_trylock(void)
+{
+	if (!raw_futex_trylock(&graph_lock_word))
+		return false;
+#if UIRQ_CONFIG_LOCKDEP
+	drain_zombie_classes();
+#endif
+	return true;
 }
 
 void graph_unlock(void)

@@ -79,6 +79,7 @@ static void forked_child(void)
 {
 	struct lockdep_task *t = &lockdep_current;
 
+	rec_table_fork_child();
 	preload_reports_before = preload_reports_now();
 	for (unsigned int i = t->depth; i-- > 0;)
 		if (hlock_rec(held_lock_at(t, i))->flags & REC_PSHARED)
@@ -117,5 +118,10 @@ __attribute__((constructor)) static void preload_setup(void)
 	if (v && *v)
 		load_suppressions(v);
 	preload_output_setup(getenv("UIRQ_LOCKDEP_LOG"), getenv("UIRQ_LOCKDEP_JSON"));
-	pthread_atfork(NULL, NULL, forked_child);
+	/*
+	 * After lockdep's own handlers: prepare handlers run last-registered
+	 * first, so the table lock is taken before the graph lock, its order.
+	 */
+	lockdep_init_once();
+	pthread_atfork(rec_table_fork_prepare, rec_table_fork_parent, forked_child);
 }

@@ -244,6 +244,9 @@ static ALWAYS_INLINE struct lock_rec *rec_index_find(uintptr_t a)
  */
 bool rec_table_enter(void);
 void rec_table_exit(void);
+void rec_table_fork_prepare(void);
+void rec_table_fork_parent(void);
+void rec_table_fork_child(void);
 struct lock_rec *rec_alloc(uintptr_t addr);	/* indexed; NULL when out of memory */
 void rec_release(struct lock_rec *r);		/* out of the index, back to the slab */
 /* Every record whose lock starts in [from, to), by callback (table lock held). */

@@ -35,6 +35,22 @@ static struct lockdep_slab rec_slab = {
 /* Set while this thread holds the table lock: a signal handler locking meanwhile goes untracked. */
 static PRELOAD_TLS bool in_table;
 
+/* fork(): held across it, before lockdep's own (options.c registers it after them). */
+void rec_table_fork_prepare(void)
+{
+	raw_futex_lock(&table_lock);
+}
+
+void rec_table_fork_parent(void)
+{
+	raw_futex_unlock(&table_lock);
+}
+
+void rec_table_fork_child(void)
+{
+	atomic_store_explicit(&table_lock.word, 0, memory_order_release);
+}
+
 bool rec_table_enter(void)
 {
 	if (in_table || lockdep_current.recursion)
