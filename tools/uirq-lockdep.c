@@ -214,6 +214,27 @@ static int set_file(const char *opt, const char *env, const char *file, bool out
 	return ret;
 }
 
+/*
+ * A program built with AddressSanitizer refuses to start when its runtime
+ * is not first in the library list, and ours is before it.  The module
+ * defines no allocator function, so the order is harmless: say so to the
+ * runtime (harmless too for a program without it).
+ */
+static int asan_allow_preload(void)
+{
+	const char *old = getenv("ASAN_OPTIONS");
+	char *val;
+	int ret;
+
+	if (old && strstr(old, "verify_asan_link_order"))
+		return 0;	/* the user's own choice */
+	if (asprintf(&val, "%s%sverify_asan_link_order=0", old ? old : "", old && *old ? ":" : "") < 0)
+		return -1;
+	ret = setenv("ASAN_OPTIONS", val, 1);
+	free(val);
+	return ret;
+}
+
 /* exec PROGRAM under the preload library; returns only on failure, with the exit status. */
 static int run(const char *program, char **args)
 {
@@ -230,7 +251,7 @@ static int run(const char *program, char **args)
 			prog_name, UIRQ_LOCKDEP_INSTALLED_PRELOAD, UIRQ_LOCKDEP_BUILD_PRELOAD);
 		return EXIT_NOPRELOAD;
 	}
-	if (add_preload(preload) != 0)
+	if (add_preload(preload) != 0 || asan_allow_preload() != 0)
 		return EXIT_NOPRELOAD;
 	execv(program, args);
 	fprintf(stderr, "%s: %s: %s\n", prog_name, args[0], strerror(errno));

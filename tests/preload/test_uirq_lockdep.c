@@ -693,7 +693,16 @@ Test(runner, log_write_error_is_not_silent, .timeout = 20)
 Test(runner, environment_for_the_program, .timeout = 20)
 {
 	char preload[4200], expect[8400];
+#ifdef __SANITIZE_ADDRESS__
+	/* the runner is instrumented too, and DLMOD is before its runtime */
+	char asan[4200];
+	const char *env[] = { preload, asan, NULL };
+
+	snprintf(asan, sizeof(asan), "ASAN_OPTIONS=%s:verify_asan_link_order=0",
+		 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "");
+#else
 	const char *env[] = { preload, NULL };
+#endif
 	struct run r;
 
 	snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", DLMOD);
@@ -707,8 +716,23 @@ Test(runner, environment_for_the_program, .timeout = 20)
 	check(r, strstr(r.out, "UIRQ_LOCKDEP_CLASSES=site\n"), "%s");
 	check(r, strstr(r.out, "UIRQ_LOCKDEP_LOG=/dev/null\n"), "%s");
 	check(r, strstr(r.out, "arg=--fatal\narg=x y\n"), "program arguments mangled");
+	/* an AddressSanitizer runtime must accept the module before it */
+	check(r, strstr(r.out, "ASAN_OPTIONS=") && strstr(r.out, "verify_asan_link_order=0"), "%s", r.out);
 	run_free(&r);
 }
+
+#ifdef ASAN_PROG
+/* someone else's program, built with -fsanitize=address */
+Test(runner, program_built_with_asan, .timeout = 30)
+{
+	struct run r = RUN(NULL, prog("abba_asan"));
+
+	check(r, !strstr(r.err, "ASan runtime does not come first"), "%s", r.err);
+	assert_one_report(r, CIRCULAR);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+#endif
 
 Test(runner, finds_the_program_in_path, .timeout = 20)
 {
