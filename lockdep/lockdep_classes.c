@@ -149,6 +149,7 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	c->usage_site = NULL;
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
 	atomic_store_explicit(&c->chain_id, class_chain_id(next_class_id), memory_order_relaxed);
+	c->order = lockdep_order_first(next_class_id);
 	atomic_store_explicit(&c->id, next_class_id++, memory_order_relaxed);
 	/* key last: a lock-free reader that finds the key sees the rest */
 	atomic_store_explicit(&c->key, key, memory_order_release);
@@ -204,6 +205,25 @@ void classes_fork_parent(void)
 void classes_fork_child(void)
 {
 	atomic_store_explicit(&class_lock.word, 0, memory_order_release);
+}
+
+bool for_each_lock_class(bool (*fn)(struct lock_class *c, void *data), void *data)
+{
+	struct class_hash *h;
+	bool ok = true;
+
+	raw_futex_lock(&class_lock);
+	h = atomic_load_explicit(&class_hash, memory_order_relaxed);
+	for (uint64_t b = 0; ok && h != &class_hash_empty.h && b <= h->mask; b++)
+		for (struct lock_class *c = atomic_load_explicit(&h->buckets[b], memory_order_relaxed);
+		     ok && c; c = atomic_load_explicit(&c->hash_next, memory_order_relaxed))
+			ok = fn(c, data);
+	/* zapped since the graph lock was taken: still in the graph */
+	for (struct lock_class *c = atomic_load_explicit(&zombies, memory_order_acquire); ok && c;
+	     c = c->free_next)
+		ok = fn(c, data);
+	raw_futex_unlock(&class_lock);
+	return ok;
 }
 
 void drain_zombie_classes(void)

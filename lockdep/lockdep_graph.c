@@ -125,6 +125,7 @@ static void unlink_and_free_dep(struct lock_dep *d)
 {
 	struct lock_class *from = d->from, *to = d->to;
 
+	lockdep_order_remove(d);
 	*dep_slot(from, to) = DEP_TOMBSTONE;
 
 	if (d->after_prev)
@@ -532,8 +533,12 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 	/* Seen with this type: every check below already ran when it was added. */
 	if (d && (d->dep & dep) == dep)
 		return;
-	/* a path next -> ... -> prev needs an edge out of next and one into prev: else no search */
+	/*
+	 * A path next -> ... -> prev needs an edge out of next and one into
+	 * prev, and the topological order not to rule it out: else no search.
+	 */
 	if (next->class->after_head && prev->class->before_head &&
+	    lockdep_order_may_reach(next->class, prev->class) &&
 	    lockdep_bfs(next->class, next->read == 2, BFS_FORWARDS, hlock_conflict, prev, &path))
 		print_circular_bug(t, prev, next, &path);
 	check_irq_usage(t, prev, next);
@@ -552,6 +557,7 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 	d->prev_site = prev->site;
 	d->trace = d->site.file ? NULL : site_trace(d->site.ip, d->prev_site.ip);
 	link_dep(d);
+	lockdep_order_add(d);
 }
 
 void check_prevs_add(struct lockdep_task *t, struct held_lock *next)

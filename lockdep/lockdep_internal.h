@@ -266,6 +266,8 @@ struct lock_class {
 	uint64_t bfs_gen[2];
 	struct lock_dep *bfs_parent[2];	/* NULL at the root */
 	uint8_t bfs_parent_xr[2];
+	/* rank in the topological order (lockdep_order.c), and its search mark */
+	uint64_t order, order_gen;
 	char name[48];
 };
 
@@ -309,6 +311,8 @@ void classes_fork_parent(void);
 void classes_fork_child(void);
 /* Free the zapped classes' dependencies and slots: the graph lock's first work, each time. */
 void drain_zombie_classes(void);
+/* Call fn on every class, zapped ones still in the graph included, until it returns false (graph lock held). */
+bool for_each_lock_class(bool (*fn)(struct lock_class *c, void *data), void *data);
 /* uirq_lockdep_unregister_key() for a key only ever used with subclass 0: one class to look for. */
 void lockdep_unregister_key_subclass0(struct uirq_lock_class_key *key);
 unsigned long nr_lock_classes(void);
@@ -536,6 +540,7 @@ struct lock_dep {
 	struct lock_dep *after_next, *after_prev;	/* in from's after list */
 	struct lock_dep *before_next, *before_prev;	/* in to's before list */
 	uint8_t dep;				/* DEP_*_MASK bits seen */
+	bool back;				/* closes a cycle: left out of the order */
 	struct lockdep_site site;		/* where "to" was taken */
 	struct lockdep_site prev_site;		/* where "from" had been taken */
 	const struct lockdep_trace *trace;	/* a stack at site (when site.file is NULL), or NULL */
@@ -562,6 +567,17 @@ void check_prevs_add(struct lockdep_task *t, struct held_lock *next);
 /* Report a same-class acquisition (graph lock held); true if it is one (then nothing more is checked). */
 bool check_deadlock(struct lockdep_task *t, struct held_lock *next);
 void zap_class_deps(struct lock_class *class);
+/*
+ * The topological order (lockdep_order.c), graph lock held.  May from reach
+ * to?  False only when the order proves it cannot; then a following
+ * lockdep_order_add() of to -> from reuses the search.
+ */
+bool lockdep_order_may_reach(struct lock_class *from, struct lock_class *to);
+/* The first rank of the class with this id. */
+uint64_t lockdep_order_first(uint64_t class_id);
+/* A dependency was linked into the graph, or is about to be unlinked. */
+void lockdep_order_add(struct lock_dep *d);
+void lockdep_order_remove(const struct lock_dep *d);
 unsigned long nr_lock_deps(void);
 unsigned long nr_lock_deps_made(void);
 void rpt_dep_path(const struct lock_class *root, const struct bfs_path *path, enum bfs_dir dir);

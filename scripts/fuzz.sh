@@ -5,9 +5,9 @@
 # by hand); a crash, leak or timeout keeps its input under
 # build-fuzz/fuzz-artifacts/TARGET/ and prints its path.
 # Ends with "fuzz: N passed, N failed" (one per target); exits 1 on any failure.
-#   scripts/fuzz.sh [SECONDS]     UIRQ_FUZZ_TARGETS="scenario twl4030 genirq"  UIRQ_FUZZ_BUILD=build-fuzz
+#   scripts/fuzz.sh [SECONDS]     UIRQ_FUZZ_TARGETS="scenario twl4030 genirq lockdep"  UIRQ_FUZZ_BUILD=build-fuzz
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_FUZZ_PACKAGES[@]}"
 
@@ -16,7 +16,7 @@ case $secs in
 '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;;
 esac
 dir=${UIRQ_FUZZ_BUILD:-build-fuzz}
-read -r -a targets <<<"${UIRQ_FUZZ_TARGETS:-scenario twl4030 genirq}"
+read -r -a targets <<<"${UIRQ_FUZZ_TARGETS:-scenario twl4030 genirq lockdep}"
 
 # A clang tree: sanitizer coverage on every object, ASan+UBSan, libFuzzer's main in the targets.
 if [ -f "$dir/build.ninja" ] && ! grep -qE "^ command = (ccache )?clang " "$dir/build.ninja"; then
