@@ -78,7 +78,21 @@ static struct {
 	int libdw;			/* 0: not tried, 1: loaded, -1: unavailable */
 	Dwfl_Callbacks callbacks;
 	Dwfl *dwfl;
+	unsigned long gen;		/* bumped when modules may have gone */
 } sym;
+
+/*
+ * Frames already symbolized, by address: a program that reports often
+ * reports from the same few places, and libdwfl looks a function up by a
+ * scan of the whole symbol table (50 us in libc's, each time).
+ */
+#define SYM_CACHE 128
+static struct sym_cached {
+	Dwfl_Module *mod;
+	unsigned long ip, addr, gen;
+	struct lockdep_sym sym;
+} sym_cache[SYM_CACHE];
+static unsigned char sym_cache_last[SYM_CACHE / 2];
 
 /* tid of the thread using the state above, 0 when free */
 static _Atomic pid_t sym_owner;
@@ -265,6 +279,7 @@ static bool sym_report(bool full)
 	if (!sym.dwfl)
 		return false;
 	dl_iterate_phdr(sym_collect, &o);
+	sym.gen++;	/* a module reported again may be a new one where the old one was */
 	if (full)
 		dw.report_begin(sym.dwfl);
 	else
@@ -372,10 +387,24 @@ static const char *sym_line_by_cu(Dwfl_Module *mod, unsigned long addr, int *lin
 	return NULL;
 }
 
+/* Copy a symbolized frame, its strings pointing into the copy's own store. */
+static void sym_copy(struct lockdep_sym *to, const struct lockdep_sym *from)
+{
+	const char **fields[] = { &to->func, &to->file, &to->module };
+
+	*to = *from;
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (*fields[i])
+			*fields[i] = to->store + (*fields[i] - from->store);
+}
+
 static bool sym_code_dwfl(unsigned long ip, unsigned long addr, struct lockdep_sym *out,
 			  size_t *used)
 {
 	Dwfl_Module *mod = sym_module(addr);
+	/* two ways a set, the one not used last replaced */
+	size_t set = (size_t)(((ip + (ip != addr)) * UINT64_C(0x9e3779b97f4a7c15)) >> 58) * 2;
+	struct sym_cached *c = &sym_cache[set];
 	const char *path, *name, *src;
 	Dwarf_Addr low;
 	GElf_Addr bias;
@@ -386,6 +415,14 @@ static bool sym_code_dwfl(unsigned long ip, unsigned long addr, struct lockdep_s
 
 	if (!mod)
 		return false;
+	for (int way = 0; way < 2; way++, c++)
+		if (c->mod == mod && c->ip == ip && c->addr == addr && c->gen == sym.gen) {
+			sym_cache_last[set / 2] = (unsigned char)way;
+			sym_copy(out, &c->sym);
+			return true;
+		}
+	c = &sym_cache[set + !sym_cache_last[set / 2]];
+	sym_cache_last[set / 2] = (unsigned char)(c - &sym_cache[set]);
 	path = dw.module_info(mod, NULL, &low, NULL, NULL, NULL, NULL, NULL);
 	/* no ELF file (unreadable): offsets from the first mapping, as dladdr gives */
 	if (!dw.module_getelf(mod, &bias))
@@ -412,6 +449,11 @@ static bool sym_code_dwfl(unsigned long ip, unsigned long addr, struct lockdep_s
 		out->file = sym_put(out, used, src, true);
 		out->line = out->file ? lineno : 0;
 	}
+	c->mod = mod;
+	c->ip = ip;
+	c->addr = addr;
+	c->gen = sym.gen;
+	sym_copy(&c->sym, out);
 	return true;
 }
 
