@@ -27,11 +27,6 @@ int preload_exit_code = -1;
 /* Reports emitted before this process began (a forked child inherits the parent's count). */
 unsigned long preload_reports_before;
 
-void preload_msg(const char *s)
-{
-	preload_write(STDERR_FILENO, s, strlen(s));
-}
-
 /*
  * A suppression file that cannot be read or has a bad line stops the
  * program before it starts (exit 2, as for a usage error): rules meant to
@@ -90,6 +85,7 @@ __attribute__((constructor)) static void preload_setup(void)
 {
 	const char *v = getenv("UIRQ_LOCKDEP");
 
+	preload_stderr_setup();
 	/* The engine reads it too; nothing of ours to set up when it is off. */
 	if (v && (!strcmp(v, "0") || !strcmp(v, "off") || !strcmp(v, "no"))) {
 		uirq_lockdep_off();

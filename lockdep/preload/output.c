@@ -8,6 +8,11 @@
  * Everything is written unbuffered, with write(2): a report is out before a
  * real deadlock can block the thread that made it, and nothing here takes a
  * lock the program might hold.
+ *
+ * "stderr" here is a copy of the program's descriptor 2 taken before main(),
+ * high and close-on-exec: programs close stderr at exit to catch write errors
+ * (coreutils' close_stdout, xz's tuklib_exit), and one that closed it earlier
+ * may have a data file open as descriptor 2 by the time we write.
  */
 #include "preload.h"
 
@@ -15,15 +20,48 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-static int log_fd = STDERR_FILENO, json_fd = -1;
-static const char *log_path, *json_path;
+/*
+ * A descriptor of ours and the file it was opened on: a program may close
+ * every descriptor above 2 (daemons do) and open its own files there, so
+ * each write first checks that the file is still the same one.
+ */
+struct out {
+	int fd;
+	dev_t dev;
+	ino_t ino;
+	const char *path;
+};
 
-bool preload_write(int fd, const char *s, size_t len)
+static struct out err_out = { .fd = -1 }, log_out = { .fd = -1 }, json_out = { .fd = -1 };
+
+/* Moved high (away from the descriptors the program counts on), close-on-exec, and remembered. */
+static bool out_take(struct out *o, int fd, const char *path)
 {
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+	struct stat st;
+
+	if (high < 0 || fstat(high, &st) != 0) {
+		if (high >= 0)
+			close(high);
+		return false;
+	}
+	*o = (struct out){ .fd = high, .dev = st.st_dev, .ino = st.st_ino, .path = path };
+	return true;
+}
+
+static bool out_write(struct out *o, const char *s, size_t len)
+{
+	struct stat st;
+
+	if (o->fd < 0 || fstat(o->fd, &st) != 0 || st.st_dev != o->dev || st.st_ino != o->ino) {
+		errno = EBADF;
+		return false;
+	}
 	while (len) {
-		ssize_t n = write(fd, s, len);
+		ssize_t n = write(o->fd, s, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -35,33 +73,58 @@ bool preload_write(int fd, const char *s, size_t len)
 	return true;
 }
 
+/*
+ * From the constructor, or from the first message if another library's
+ * constructor locked something first.  Closed at start: there is no stderr
+ * to keep, and descriptor 2 is not ours.
+ */
+void preload_stderr_setup(void)
+{
+	static bool taken;
+
+	if (!taken) {
+		taken = true;
+		out_take(&err_out, STDERR_FILENO, "stderr");
+	}
+}
+
+void preload_msg(const char *s)
+{
+	preload_stderr_setup();
+	out_write(&err_out, s, strlen(s));
+}
+
 /* A report, or the summary, to the log; a log that fails says so on stderr and is dropped. */
 static void log_text(const char *s)
 {
-	if (preload_write(log_fd, s, strlen(s)) || log_fd == STDERR_FILENO)
+	if (log_out.fd < 0) {
+		preload_msg(s);
+		return;
+	}
+	if (out_write(&log_out, s, strlen(s)))
 		return;
 	preload_msg("uirq-lockdep: cannot write to the log ");
-	preload_msg(log_path);
+	preload_msg(log_out.path);
 	preload_msg(": ");
 	preload_msg(strerror(errno));
 	preload_msg("; reports go to stderr from now on\n");
-	log_fd = STDERR_FILENO;
+	log_out.fd = -1;
 	preload_msg(s);
 }
 
 /* One JSON record a line; a file that fails says so once and is dropped. */
 static void json_line(const char *json)
 {
-	if (json_fd < 0)
+	if (json_out.fd < 0)
 		return;
-	if (preload_write(json_fd, json, strlen(json)) && preload_write(json_fd, "\n", 1))
+	if (out_write(&json_out, json, strlen(json)) && out_write(&json_out, "\n", 1))
 		return;
 	preload_msg("uirq-lockdep: cannot write to the JSON file ");
-	preload_msg(json_path);
+	preload_msg(json_out.path);
 	preload_msg(": ");
 	preload_msg(strerror(errno));
 	preload_msg("; no more JSON records\n");
-	json_fd = -1;
+	json_out.fd = -1;
 }
 
 /* Runs with lockdep's graph lock held: writes, nothing else. */
@@ -72,12 +135,13 @@ static void deliver(const struct uirq_lockdep_report *rep, void *arg)
 	json_line(rep->json);
 }
 
-/* A file of ours, opened for appending, away from the descriptors the program counts on; -1 said. */
-static int open_output(const char *path, const char *what)
+/* A file of ours, opened for appending; false said. */
+static bool open_output(struct out *o, const char *path, const char *what)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644), high;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	bool ok = fd >= 0 && out_take(o, fd, path);
 
-	if (fd < 0) {
+	if (!ok) {
 		/* the runner checked it; set by hand, it may be wrong */
 		preload_msg("uirq-lockdep: cannot open the ");
 		preload_msg(what);
@@ -86,26 +150,18 @@ static int open_output(const char *path, const char *what)
 		preload_msg(": ");
 		preload_msg(strerror(errno));
 		preload_msg("\n");
-		return -1;
 	}
-	high = fcntl(fd, F_DUPFD_CLOEXEC, 100);
-	if (high >= 0) {
+	if (fd >= 0)
 		close(fd);
-		fd = high;
-	}
-	return fd;
+	return ok;
 }
 
 void preload_output_setup(const char *log, const char *json)
 {
-	if (log && *log && (log_fd = open_output(log, "log")) >= 0)
-		log_path = log;
-	if (log_fd < 0) {
+	if (log && *log && !open_output(&log_out, log, "log"))
 		preload_msg("uirq-lockdep: reports go to stderr\n");
-		log_fd = STDERR_FILENO;
-	}
-	if (json && *json && (json_fd = open_output(json, "JSON file")) >= 0)
-		json_path = json;
+	if (json && *json)
+		open_output(&json_out, json, "JSON file");
 	uirq_lockdep_set_report_handler(deliver, NULL);
 }
 
@@ -123,7 +179,7 @@ static void json_summary(const struct uirq_lockdep_stats *st, const char *stoppe
 	char rec[1024];
 	size_t n;
 
-	if (json_fd < 0)
+	if (json_out.fd < 0)
 		return;
 	n = (size_t)snprintf(rec, sizeof(rec), "{\"kind\":\"summary\",\"pid\":%ld,\"program\":\"%s\","
 			     "\"reports\":%lu,\"suppressed\":%lu,\"by_kind\":{",
@@ -183,7 +239,7 @@ static void print_summary(void)
 			 "were not validated\n", stopped);
 	log_text(line);
 	json_summary(&st, stopped);
-	preload_stat_print(log_text, json_fd >= 0 ? json_line : NULL);
+	preload_stat_print(log_text, json_out.fd >= 0 ? json_line : NULL);
 }
 
 /* The status to exit with instead of the program's own, or -1. */

@@ -436,13 +436,13 @@ static inline bool preload_active(void)
 extern PRELOAD_TLS char preload_self;
 #define SELF	((uintptr_t)&preload_self)
 
-/* Write a message to stderr without stdio (safe in any context). */
+/* Write a message to stderr without stdio (safe in any context); output.c. */
 void preload_msg(const char *s);
 
 /* ---- output (output.c) ---- */
 extern int preload_exit_code;		/* UIRQ_LOCKDEP_EXIT_CODE, or -1 */
 extern unsigned long preload_reports_before;	/* inherited from the parent process */
-bool preload_write(int fd, const char *s, size_t len);
+void preload_stderr_setup(void);	/* keeps a copy of descriptor 2, before main() */
 void preload_output_setup(const char *log_path, const char *json_path);
 unsigned long preload_reports_now(void);
 

@@ -690,6 +690,38 @@ Test(runner, log_write_error_is_not_silent, .timeout = 20)
 	run_free(&r);
 }
 
+/* Programs that close stderr at exit (coreutils, xz) still get their summary. */
+Test(runner, summary_after_the_program_closed_stderr, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("exit_status"), "close_stderr");
+
+	assert_exit(r, 0);
+	check(r, strstr(r.err, "]: 0 reports, 1 classes, 0 dependencies\n"), "summary lost");
+	run_free(&r);
+}
+
+/*
+ * A file the program opened where stderr was, or on every descriptor ours
+ * could be: never written by us; the summary goes to the real stderr while
+ * it is there.
+ */
+Test(runner, never_writes_into_the_programs_files, .timeout = 20)
+{
+	char *path = temp_file(NULL);
+	struct run r = RUN(NULL, prog("exit_status"), "reuse_stderr", path);
+
+	assert_exit(r, 0);
+	check(r, strstr(r.err, "]: 0 reports, 1 classes, 0 dependencies\n"), "summary lost");
+	ck_assert_str_eq(read_and_unlink(path), "data\n");
+	run_free(&r);
+	/* with a log file, which a daemon closes too */
+	path = temp_file(NULL);
+	r = RUN(NULL, "--log", "/dev/null", prog("exit_status"), "close_all", path);
+	assert_exit(r, 0);
+	ck_assert_str_eq(read_and_unlink(path), "data\n");
+	run_free(&r);
+}
+
 Test(runner, environment_for_the_program, .timeout = 20)
 {
 	char preload[4200], expect[8400];
