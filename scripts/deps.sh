@@ -38,6 +38,9 @@ uirq_build() {
 	shift
 	if [ ! -f "$dir/build.ninja" ]; then
 		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log" >&2; return 1; }
+	elif [ $# -gt 0 ]; then
+		# configured before, perhaps with other options: these are the ones asked for now
+		meson configure "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log" >&2; return 1; }
 	fi
 	ninja -C "$dir" >"$dir.build.log" 2>&1 || { tail -n 60 "$dir.build.log" >&2; return 1; }
 }

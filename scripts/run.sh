@@ -9,5 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}"
-uirq_build build
+# without the test suite and the benchmarks: the main job needs neither Check nor their tools
+uirq_build build -Dtests=disabled -Dbenches=false
 exec build/tools/irqsim/irqsim "$@"

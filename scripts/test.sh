@@ -16,7 +16,7 @@ run_variant() {
 	local name=$1 dir=build-test-$1
 	shift
 	echo "=== $name ==="
-	if ! uirq_build "$dir" "$@"; then
+	if ! uirq_build "$dir" -Dtests=enabled "$@"; then
 		echo "uirq: $name build failed" >&2
 		failed=$((failed + 1))
 		status=1
@@ -86,6 +86,8 @@ run_stage vm scripts/vm/test.sh build-test-plain
 run_stage fuzz scripts/fuzz.sh "${UIRQ_FUZZ_SECONDS:-20}"
 # Memcheck on irqsim's default run and the plain build's test programs (scripts/valgrind.sh); one count per run.
 run_stage valgrind scripts/valgrind.sh build-test-plain
+# The README's run command on a fresh Debian 12 root (scripts/fresh-root.sh; the root is cached).
+run_stage fresh-root scripts/fresh-root.sh
 
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed"
