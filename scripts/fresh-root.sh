@@ -45,6 +45,10 @@ fi
 root=$(mktemp -d /var/tmp/uirq-fresh-root.XXXXXX) || fail "mktemp failed"
 trap 'rm -rf "$root"' EXIT
 tar -C "$root" -xf "$tarball" || fail "cannot unpack $tarball"
+# apt downloads as its own user _apt: let it write the cached download folders.
+apt_uid=$(awk -F: '$1 == "_apt" { print $3 }' "$root/etc/passwd")
+[ -z "$apt_uid" ] || chown "$apt_uid" "$cache/apt-archives/partial" "$cache/apt-lists/partial" ||
+	fail "cannot hand $cache's download folders to _apt"
 # What a freshly installed machine has: its name service configuration.
 cp /etc/resolv.conf "$root/etc/resolv.conf" || fail "cannot copy /etc/resolv.conf"
 # The repository as committed: a clean clone, no build tree, no local changes.

@@ -57,25 +57,35 @@ static bool readable(const char *path)
 	return path && *path && access(path, R_OK) == 0;
 }
 
-/* Build tree first when we run from it, so tests never pick up an old installation. */
+/*
+ * The preload library of this runner: the build tree's when the runner is the
+ * build tree's (tests never pick up an old installation), else the installed
+ * one only - an installed runner must not depend on a build tree that may be
+ * gone or stale.  UIRQ_LOCKDEP_PRELOAD overrides both.  NULL: the message is out.
+ */
 static const char *find_preload(void)
 {
 	static char self[PATH_MAX];
-	const char *env = getenv("UIRQ_LOCKDEP_PRELOAD");
+	const char *env = getenv("UIRQ_LOCKDEP_PRELOAD"), *lib = UIRQ_LOCKDEP_INSTALLED_PRELOAD;
 	ssize_t n;
 
-	if (env && *env)
-		return readable(env) ? env : NULL;
+	if (env && *env) {
+		if (readable(env))
+			return env;
+		fprintf(stderr, "%s: UIRQ_LOCKDEP_PRELOAD=%s: %s (unset it to use %s)\n", prog_name, env,
+			strerror(errno), UIRQ_LOCKDEP_INSTALLED_PRELOAD);
+		return NULL;
+	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
-		if (strcmp(self, UIRQ_LOCKDEP_BUILD_RUNNER) == 0 && readable(UIRQ_LOCKDEP_BUILD_PRELOAD))
-			return UIRQ_LOCKDEP_BUILD_PRELOAD;
+		if (strcmp(self, UIRQ_LOCKDEP_BUILD_RUNNER) == 0)
+			lib = UIRQ_LOCKDEP_BUILD_PRELOAD;
 	}
-	if (readable(UIRQ_LOCKDEP_INSTALLED_PRELOAD))
-		return UIRQ_LOCKDEP_INSTALLED_PRELOAD;
-	if (readable(UIRQ_LOCKDEP_BUILD_PRELOAD))
-		return UIRQ_LOCKDEP_BUILD_PRELOAD;
+	if (readable(lib))
+		return lib;
+	fprintf(stderr, "%s: the preload library %s: %s (is uirq installed whole?)\n", prog_name, lib,
+		strerror(errno));
 	return NULL;
 }
 
@@ -246,11 +256,8 @@ static int run(const char *program, char **args)
 		return EXIT_NOEXEC;
 	}
 	preload = find_preload();
-	if (!preload) {
-		fprintf(stderr, "%s: cannot find the preload library (looked for %s and %s)\n",
-			prog_name, UIRQ_LOCKDEP_INSTALLED_PRELOAD, UIRQ_LOCKDEP_BUILD_PRELOAD);
+	if (!preload)
 		return EXIT_NOPRELOAD;
-	}
 	if (add_preload(preload) != 0 || asan_allow_preload() != 0)
 		return EXIT_NOPRELOAD;
 	execv(program, args);

@@ -6,7 +6,9 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,26 +47,37 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Run irqsim with args (NULL-terminated), stdout and stderr captured. */
-static struct result run(const char *const *args)
+/* The child's stdout: captured in a file and read back, a descriptor of the test's, or closed. */
+enum { OUT_CAPTURE = -1, OUT_CLOSED = -2 };
+
+/* Start irqsim with args (NULL-terminated); stderr to fe, stdout to fo or as out says. */
+static pid_t spawn(const char *const *args, int out, int fo, int fe)
 {
-	char out[] = "/tmp/irqsim-outXXXXXX", err[] = "/tmp/irqsim-errXXXXXX";
-	int fo = mkstemp(out), fe = mkstemp(err);
 	const char *argv[32] = { IRQSIM_PATH };
 	posix_spawn_file_actions_t fa;
-	struct result r;
 	pid_t pid;
-	int st, i;
+	int i;
 
-	cr_assert(fo >= 0 && fe >= 0);
 	for (i = 0; args && args[i] && i < 30; i++)
 		argv[i + 1] = args[i];
 	argv[i + 1] = NULL;
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fo, 1);
+	if (out == OUT_CLOSED)
+		posix_spawn_file_actions_addclose(&fa, 1);
+	else
+		posix_spawn_file_actions_adddup2(&fa, out == OUT_CAPTURE ? fo : out, 1);
 	posix_spawn_file_actions_adddup2(&fa, fe, 2);
 	cr_assert_eq(posix_spawn(&pid, IRQSIM_PATH, &fa, NULL, (char *const *)argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}
+
+/* Wait for pid; read back what it wrote to the files. */
+static struct result reap(pid_t pid, char *out, int fo, char *err, int fe)
+{
+	struct result r;
+	int st;
+
 	cr_assert_eq(waitpid(pid, &st, 0), pid);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	r.out = slurp(out);
@@ -74,6 +87,22 @@ static struct result run(const char *const *args)
 	unlink(out);
 	unlink(err);
 	return r;
+}
+
+/* Run irqsim with args (NULL-terminated), stderr captured, stdout as out says. */
+static struct result run_out(const char *const *args, int out)
+{
+	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX";
+	int fo = mkstemp(outp), fe = mkstemp(errp);
+
+	cr_assert(fo >= 0 && fe >= 0);
+	return reap(spawn(args, out, fo, fe), outp, fo, errp, fe);
+}
+
+/* Run irqsim with args (NULL-terminated), stdout and stderr captured. */
+static struct result run(const char *const *args)
+{
+	return run_out(args, OUT_CAPTURE);
 }
 
 static void result_free(struct result *r)
@@ -151,7 +180,7 @@ Test(irqsim, default_json_exactly_once, .timeout = 60)
 	struct result r = run(args);
 	struct jval *j = parse_json(r.out);
 	static const char *const keys[] = { "config", "input", "events", "edges", "counts", "latency_us", "irqs",
-					    "lines", "lockdep", "reports", "log", "watchdog", "exit_status" };
+					    "lines", "lockdep", "reports", "log", "stopped", "watchdog", "exit_status" };
 
 	cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -353,13 +382,24 @@ static void check_trace(const struct jval *root)
 	}
 }
 
+/* Read, remove and judge a --trace file. */
+static void check_trace_file(const char *path)
+{
+	char *text = slurp(path);
+	struct jval *j;
+
+	unlink(path);
+	j = parse_json(text);
+	check_trace(j);
+	json_free(j);
+	free(text);
+}
+
 Test(irqsim, trace_is_valid_chrome_json, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
 	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
 	struct result r;
-	struct jval *j;
-	char *text;
 	int fd = mkstemp(trace);
 
 	cr_assert_geq(fd, 0);
@@ -368,12 +408,7 @@ Test(irqsim, trace_is_valid_chrome_json, .timeout = 60)
 	r = run(args);
 	unlink(path);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	text = slurp(trace);
-	unlink(trace);
-	j = parse_json(text);
-	check_trace(j);
-	json_free(j);
-	free(text);
+	check_trace_file(trace);
 	result_free(&r);
 }
 
@@ -471,6 +506,10 @@ Test(irqsim, usage_errors_exit_2, .timeout = 30)
 		{ "--cpus", "0", NULL }, { "--cpus", "65", NULL }, { "--bus-speed", "5G", NULL },
 		{ "--bus-speed", "fast", NULL }, { "--bogus", NULL, NULL }, { "--scenario", "no-such-thing", NULL },
 		{ "extra", NULL, NULL }, { "--timeout", "-1", NULL }, { "--scenario", NULL, NULL },
+		/* strtod() took these: "nan" reached the board ("cannot build the board", exit 1) */
+		{ "--bus-speed", "nan", NULL }, { "--bus-speed", "1e6", NULL }, { "--bus-speed", "0x100000", NULL },
+		{ "--bus-speed", "1000.5", NULL }, { "--bus-speed", "1.0005k", NULL }, { "--bus-speed", "inf", NULL },
+		{ "--bus-speed", "999", NULL }, { "--bus-speed", "3400001", NULL }, { "--bus-speed", ".5M", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -495,5 +534,134 @@ Test(irqsim, list_and_help, .timeout = 30)
 	r = run(help);
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.out, "--scenario") && strstr(r.out, "--trace") && strstr(r.out, "--json"));
+	result_free(&r);
+}
+
+Test(irqsim, bus_speed_units_print_as_written, .timeout = 60)
+{
+	static const char *const speeds[][2] = {
+		{ "1k", "i2c: 1 kHz bus" }, { "100000", "i2c: 100 kHz bus" }, { "400kHz", "i2c: 400 kHz bus" },
+		{ "2.6M", "i2c: 2.6 MHz bus" }, { "3.4M", "i2c: 3.4 MHz bus" }, { "1.5k", "i2c: 1.5 kHz bus" },
+	};
+	char path[] = "/tmp/irqsim-scXXXXXX";
+
+	scenario_file(path, "wait 1ms\n");
+	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++) {
+		const char *args[] = { "--bus-speed", speeds[i][0], "--scenario", path, NULL };
+		struct result r = run(args);
+
+		cr_assert_eq(r.status, 0, "--bus-speed %s: exit %d\n%s", speeds[i][0], r.status, r.err);
+		cr_assert(strstr(r.out, speeds[i][1]), "--bus-speed %s: want \"%s\" in\n%s", speeds[i][0], speeds[i][1],
+			  r.out);
+		result_free(&r);
+	}
+	unlink(path);
+}
+
+Test(irqsim, trace_to_an_unwritable_path_fails_before_the_run, .timeout = 60)
+{
+	const char *args[] = { "--trace", "/nonexistent-dir/trace.json", NULL };
+	struct result r = run(args);
+
+	cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "irqsim: --trace /nonexistent-dir/trace.json: No such file or directory"), "stderr:\n%s",
+		  r.err);
+	cr_assert_null(strstr(r.out, "Testing ..."), "the run started anyway:\n%s", r.out);
+	result_free(&r);
+}
+
+Test(irqsim, output_to_a_full_device_fails, .timeout = 60)
+{
+	static const char *const modes[][2] = { { "--json", NULL }, { NULL, NULL } };
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	int full = open("/dev/full", O_WRONLY);
+
+	cr_assert_geq(full, 0);
+	scenario_file(path, "hold 5ms\nwait 5ms\n");
+	for (size_t i = 0; i < 2; i++) {
+		const char *args[] = { "--scenario", path, modes[i][0], NULL };
+		struct result r = run_out(args, full);
+
+		cr_assert_eq(r.status, 1, "%s: exit %d\nstderr:\n%s", modes[i][0] ? modes[i][0] : "human", r.status, r.err);
+		cr_assert(strstr(r.err, "irqsim: writing the output failed: No space left on device"), "stderr:\n%s", r.err);
+		result_free(&r);
+	}
+	close(full);
+	unlink(path);
+}
+
+Test(irqsim, closed_stdout_fails_at_once, .timeout = 60)
+{
+	char trace[] = "/tmp/irqsim-traceXXXXXX";
+	const char *args[] = { "--trace", trace, NULL };
+	int fd = mkstemp(trace);
+	struct result r;
+	struct stat st;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	r = run_out(args, OUT_CLOSED);
+	cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "irqsim: standard output is closed"), "stderr:\n%s", r.err);
+	/* Nothing was run, so nothing landed in the trace file on descriptor 1 either. */
+	cr_assert_eq(stat(trace, &st), 0);
+	cr_assert_eq(st.st_size, 0);
+	unlink(trace);
+	result_free(&r);
+}
+
+Test(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
+{
+	char dir[] = "/tmp/irqsim-fifoXXXXXX", fifo[64];
+	const char *args[] = { "--timeout", "1", "--scenario", fifo, NULL };
+	struct result r;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/scenario", dir);
+	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	/* Nobody ever writes the FIFO: the open blocks until the watchdog ends the run. */
+	r = run(args);
+	unlink(fifo);
+	rmdir(dir);
+	cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	cr_assert(strstr(r.err, "irqsim: watchdog: the run reached its --timeout of 1 s"), "stderr:\n%s", r.err);
+	cr_assert(strstr(r.err, "while reading the scenario; giving up."), "stderr:\n%s", r.err);
+	result_free(&r);
+}
+
+/* Ctrl-C mid-run: the summary so far, a complete trace file, exit 130. */
+Test(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
+{
+	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
+	/* Long enough that the signal lands inside it whatever the machine's speed. */
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
+	int fo = mkstemp(outp), fe = mkstemp(errp), fd = mkstemp(trace);
+	struct result r;
+	pid_t pid;
+
+	cr_assert(fo >= 0 && fe >= 0 && fd >= 0);
+	close(fd);
+	scenario_file(path, "hold 5ms\nwait 5ms\nhold 10s\nwait 10s\n");
+	pid = spawn(args, OUT_CAPTURE, fo, fe);
+	/* Signal once the first press has come through as an event: the run is under way. */
+	for (;;) {
+		char *out = slurp(outp);
+		bool seen = strstr(out, "code 116 (KEY_POWER), value 0");
+
+		free(out);
+		if (seen)
+			break;
+		cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
+		usleep(10000);
+	}
+	cr_assert_eq(kill(pid, SIGINT), 0);
+	r = reap(pid, outp, fo, errp, fe);
+	unlink(path);
+	cr_assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
+	cr_assert(strstr(r.out, "/proc/interrupts:"), "no summary:\n%s", r.out);
+	cr_assert(strstr(r.out, "irqsim: stopped by SIGINT at "), "stdout:\n%s", r.out);
+	cr_assert(strstr(r.out, "lockdep: no problems found"), "stdout:\n%s", r.out);
+	check_trace_file(trace);
 	result_free(&r);
 }

@@ -790,6 +790,19 @@ Test(runner, missing_program, .timeout = 20)
 	run_free(&r);
 }
 
+/* An unusable UIRQ_LOCKDEP_PRELOAD is named, with the reason; the program does not run unvalidated. */
+Test(runner, unusable_preload_variable_is_named, .timeout = 20)
+{
+	const char *env[] = { "UIRQ_LOCKDEP_PRELOAD=/nonexistent/libmine.so", NULL };
+	struct run r = RUN(env, prog("abba"));
+
+	assert_exit(r, 125);
+	check(r, strstr(r.err, "uirq-lockdep: UIRQ_LOCKDEP_PRELOAD=/nonexistent/libmine.so: No such file or directory"),
+	      "the value is not named");
+	check(r, !strstr(r.out, "both threads done"), "the program ran");
+	run_free(&r);
+}
+
 Test(runner, static_binary_refused, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("static_prog"));

@@ -295,3 +295,20 @@ Test(vm_pwrbutton, usage_errors_exit_2, .timeout = 60)
 	cr_assert_eq(run_to_exit(&d, 0, bad_bit), 2);
 	cr_assert_eq(run_to_exit(&d, 0, bad_profile), 2);
 }
+
+/* Each message names the option at fault; a file that is no UIO device is not a permission problem. */
+Test(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
+{
+	char *bad_status[] = { DAEMON, "--uio", "/dev/uio0", "--status", "1", "--ack", "0x64", "--i2c", STUB, NULL };
+	char *bad_ack[] = { DAEMON, "--uio", "/dev/uio0", "--status", "0x24", "--ack", "0x66", "--i2c", STUB, NULL };
+	char *not_uio[] = { DAEMON, "--uio", "/etc/passwd", "--status", "0x24", "--ack", "0x64", "--i2c", STUB, NULL };
+	struct daemon d;
+
+	cr_assert_eq(run_to_exit(&d, 0, bad_status), 2);
+	cr_assert_not_null(strstr(d.errtext, "--status 1: not an aligned 32-bit register offset"), "%s", d.errtext);
+	cr_assert_eq(run_to_exit(&d, 0, bad_ack), 2);
+	cr_assert_not_null(strstr(d.errtext, "--ack 0x66: not an aligned 32-bit register offset"), "%s", d.errtext);
+	cr_assert_eq(run_to_exit(&d, 65534, not_uio), 1);
+	cr_assert_not_null(strstr(d.errtext, "--uio /etc/passwd: not a UIO device"), "%s", d.errtext);
+	cr_assert_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
+}

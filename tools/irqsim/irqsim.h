@@ -9,6 +9,7 @@
 #define IRQSIM_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,8 @@
 
 /* Exit statuses (README.md, EXIT STATUS). */
 enum { IRQSIM_EXIT_CLEAN = 0, IRQSIM_EXIT_PROBLEMS = 1, IRQSIM_EXIT_USAGE = 2 };
+
+struct watchdog;
 
 struct irqsim_opts {
 	const char *scenario_file;	/* --scenario */
@@ -137,6 +140,9 @@ struct irqsim_run {
 	bool lockdep_on;
 	bool watchdog_fired;
 	bool setup_failed;
+	bool output_failed;		/* the trace file could not be written */
+	unsigned int stopped_line;	/* the scenario line a signal stopped the run at (0: none) */
+	struct watchdog *wd;		/* started by main.c, before the scenario is read */
 };
 
 /* run.c: everything from CPUs up to teardown; 0, or -1 when the board could not be built. */
@@ -173,18 +179,27 @@ void json_string(FILE *f, const char *s);
 void json_print(FILE *f, const struct irqsim_run *r);
 
 /* trace.c: Chrome trace-event recording (hooks) and output. */
-int trace_start(const char *path, uint64_t t0_ns);
+/* Open (create, truncate) the file before the run, so a bad path fails at once; 0 or -errno. */
+int trace_open(const char *path);
+/* Start recording into the opened file; 0 or -ENOMEM. */
+int trace_start(uint64_t t0_ns);
 /* An instant event on the calling thread (scenario actions, input events). */
 void trace_instant(const char *cat, const char *name, uint64_t t_ns, int value);
 /* A finished i2c transfer. */
 void trace_xfer(const struct sim_xfer *x);
-/* Stop recording; write the file (threads names from r); 0 or -errno. */
+/* Stop recording; write and close the file (thread names from r); 0 or -errno. */
 int trace_finish(const struct irqsim_run *r);
 
 /* util */
 uint64_t now_ns(void);
+/* Sleeps end early once irqsim_stop_signal is set. */
 void sleep_until_ns(uint64_t t);
+/* SIGINT or SIGTERM received (main.c's signal thread): the run stops at the next action. */
+extern _Atomic int irqsim_stop_signal;
 int gettid_int(void);
+/* Flush stdout (the live lines); out_error(): 0, or why a write to stdout failed (the first failure). */
+void out_flush(void);
+int out_error(void);
 char *xstrdup(const char *s);
 
 #endif

@@ -209,5 +209,11 @@ void json_print(FILE *f, const struct irqsim_run *r)
 	print_irqs(f, r);
 	print_lines(f, r);
 	print_reports(f, r);
+	/* stopped: the signal (SIGINT 2, SIGTERM 15) and scenario line that ended the run early, else null */
+	if (r->stopped_line)
+		fprintf(f, "\"stopped\":{\"signal\":%d,\"line\":%u},\n", atomic_load(&irqsim_stop_signal),
+			r->stopped_line);
+	else
+		fputs("\"stopped\":null,\n", f);
 	fprintf(f, "\"watchdog\":%s,\n\"exit_status\":%d\n}\n", r->watchdog_fired ? "true" : "false", irqsim_verdict(r));
 }

@@ -63,7 +63,7 @@ void lines_storm(struct lines *l, const struct sc_action *a)
 		s->storm = true;
 		s->irq = (unsigned int)irq;
 	}
-	for (unsigned int i = 0; i < a->count; i++) {
+	for (unsigned int i = 0; i < a->count && !atomic_load(&irqsim_stop_signal); i++) {
 		uirq_swirq_pulse(l->intc, a->line);
 		s->edges++;
 		if (a->interval_ns) {
@@ -189,7 +189,7 @@ void lines_shared(struct lines *l, const struct sc_action *a)
 			return;
 		}
 	}
-	for (unsigned int i = 0; i < a->count; i++) {
+	for (unsigned int i = 0; i < a->count && !atomic_load(&irqsim_stop_signal); i++) {
 		for (int d = 0; d < 2; d++) {
 			atomic_fetch_add(&s->shared->dev[d].raised, 1);
 			atomic_fetch_add(&s->shared->dev[d].pending, 1);

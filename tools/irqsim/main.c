@@ -7,7 +7,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +19,8 @@
 
 #include "irqsim.h"
 #include "uirq/irq.h"
+#include "watchdog.h"
 
-#ifndef IRQSIM_LOCKDEP_RUNNER
-#define IRQSIM_LOCKDEP_RUNNER "uirq-lockdep"
-#endif
-#ifndef IRQSIM_ABBA_EXAMPLE
-#define IRQSIM_ABBA_EXAMPLE "abba"
-#endif
 
 static void usage(FILE *f)
 {
@@ -45,8 +43,9 @@ static void usage(FILE *f)
 		"  --timeout SECONDS     bound the whole run (default: the scenario's time + 30 s)\n"
 		"  --lockdep-demo        run the ABBA demonstration under uirq-lockdep instead\n"
 		"  --help                this text\n"
-		"Exit status: 0 clean, 1 a lockdep or might_sleep report (or the watchdog fired),\n"
-		"2 bad usage or scenario.  See README.md, section irqsim.\n");
+		"Exit status: 0 clean, 1 a lockdep or might_sleep report, the watchdog fired or an output\n"
+		"could not be written, 2 bad usage or scenario, 130 stopped by SIGINT (143 SIGTERM) after\n"
+		"printing the summary so far.  See README.md, section irqsim.\n");
 }
 
 static void list_scenarios(void)
@@ -55,25 +54,46 @@ static void list_scenarios(void)
 		printf("%-14s %s\n", sc_builtins[i].name, sc_builtins[i].summary);
 }
 
-/* "400000", "400k", "2.6M", "2600000Hz" */
+/*
+ * "400000", "400k", "2.6M", "2600000Hz": decimal digits, a fraction only
+ * before a k or M suffix, and a whole number of hertz.  strtod() would also
+ * take "nan", "1e6" and "0x100000", which no bus speed is written as.
+ */
 static int parse_hz(const char *s, unsigned long *hz)
 {
-	char *end;
-	double v;
+	unsigned long long whole = 0, frac = 0, scale = 1, mult = 1;
+	const char *p = s;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v <= 0)
+	if (*p < '0' || *p > '9')
 		return -1;
-	if (*end == 'k' || *end == 'K')
-		v *= 1e3, end++;
-	else if (*end == 'M')
-		v *= 1e6, end++;
-	if (!strcmp(end, "Hz"))
-		end += 2;
-	if (*end || v < 1000 || v > UIRQ_I2C_SPEED_HS)
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (unsigned long long)(*p - '0');
+		if (whole > UIRQ_I2C_SPEED_HS)
+			return -1;
+	}
+	if (*p == '.') {
+		if (p[1] < '0' || p[1] > '9')
+			return -1;
+		for (p++; *p >= '0' && *p <= '9'; p++) {
+			if (scale >= 1000000)
+				return -1;
+			frac = frac * 10 + (unsigned long long)(*p - '0');
+			scale *= 10;
+		}
+	}
+	if (*p == 'k' || *p == 'K')
+		mult = 1000, p++;
+	else if (*p == 'M')
+		mult = 1000000, p++;
+	if (!strcmp(p, "Hz"))
+		p += 2;
+	/* 1000.5 and 1.0005k are not a whole number of hertz */
+	if (*p || (frac * mult) % scale)
 		return -1;
-	*hz = (unsigned long)(v + 0.5);
+	whole = whole * mult + frac * mult / scale;
+	if (whole < 1000 || whole > UIRQ_I2C_SPEED_HS)
+		return -1;
+	*hz = (unsigned long)whole;
 	return 0;
 }
 
@@ -85,14 +105,50 @@ static int bad(const char *fmt, const char *arg)
 	return IRQSIM_EXIT_USAGE;
 }
 
+/* The build tree's runner and example when irqsim is the build tree's, else the installed ones only. */
 static int lockdep_demo(void)
 {
-	char *const argv[] = { (char *)IRQSIM_LOCKDEP_RUNNER, (char *)IRQSIM_ABBA_EXAMPLE, NULL };
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	bool built = n > 0 && (self[n] = '\0', !strcmp(self, IRQSIM_BUILD_SELF));
+	char *const argv[] = { (char *)(built ? IRQSIM_BUILD_RUNNER : IRQSIM_INSTALLED_RUNNER),
+			       (char *)(built ? IRQSIM_BUILD_ABBA : IRQSIM_INSTALLED_ABBA), NULL };
 
+	if (access(argv[1], X_OK)) {
+		fprintf(stderr, "irqsim: cannot run the example %s: %s (built with -Dlockdep=true?)\n", argv[1],
+			strerror(errno));
+		return IRQSIM_EXIT_USAGE;
+	}
 	execv(argv[0], argv);
 	fprintf(stderr, "irqsim: cannot run %s %s: %s (built with -Dlockdep=true?)\n", argv[0], argv[1],
 		strerror(errno));
 	return IRQSIM_EXIT_USAGE;
+}
+
+static sigset_t stop_signals;
+
+/*
+ * SIGINT and SIGTERM are blocked in every thread and taken here: the first
+ * stops the scenario at its next action (run.c), so the summary so far is
+ * printed and the trace file finished; a second one ends the process at once.
+ */
+static void *signal_main(void *arg)
+{
+	int sig;
+
+	(void)arg;
+	for (;;) {
+		if (sigwait(&stop_signals, &sig))
+			continue;
+		if (!atomic_load(&irqsim_stop_signal)) {
+			fprintf(stderr, "irqsim: %s: stopping the scenario; the summary so far follows (again to quit at once)\n",
+				sig == SIGTERM ? "SIGTERM" : "SIGINT");
+			atomic_store(&irqsim_stop_signal, sig);
+			continue;
+		}
+		_exit(128 + sig);
+	}
+	return NULL;
 }
 
 /* A file if one is there, else a built-in name. */
@@ -162,8 +218,16 @@ int main(int argc, char **argv)
 	struct irqsim_opts o = { .builtin = "default", .cpus = 1 };
 	struct irqsim_run r = { .opts = &o };
 	const struct sc_builtin *b;
+	struct watchdog wd;
+	pthread_t sig_thread;
 	char *end;
-	int opt, status;
+	int opt, status, err;
+
+	/* A closed stdout would hand descriptor 1 to the next file opened (the trace) and lose the output. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fprintf(stderr, "irqsim: standard output is closed; nothing could be reported\n");
+		return IRQSIM_EXIT_PROBLEMS;
+	}
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -188,7 +252,8 @@ int main(int argc, char **argv)
 			break;
 		case O_BUS:
 			if (parse_hz(optarg, &o.bus_hz))
-				return bad("--bus-speed: expected a speed from 1k to 3.4M (Hz), got '%s'", optarg);
+				return bad("--bus-speed: expected a whole number of hertz from 1000 to 3400000, "
+					   "or with a k or M suffix (400k, 2.6M), got '%s'", optarg);
 			break;
 		case O_CPUS: {
 			unsigned long n = strtoul(optarg, &end, 10);
@@ -221,10 +286,28 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	/* Before any thread: every thread of the run keeps them blocked; the signal thread takes them. */
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+	if (pthread_create(&sig_thread, NULL, signal_main, NULL)) {
+		fprintf(stderr, "irqsim: cannot start the signal thread\n");
+		return IRQSIM_EXIT_PROBLEMS;
+	}
+	/* --timeout bounds everything from here, reading the scenario included (a FIFO may never be written). */
+	r.wd = &wd;
+	watchdog_start(&wd, &r, o.timeout_s);
+	watchdog_phase(&wd, "reading the scenario", 0, 0);
 	if (load_scenario(o.scenario_file ? o.scenario_file : o.builtin, &r.sc))
 		return IRQSIM_EXIT_USAGE;
+	/* Before the run, not after it: a path that cannot be written fails before anything runs. */
+	if (o.trace_file && (err = trace_open(o.trace_file))) {
+		fprintf(stderr, "irqsim: --trace %s: %s\n", o.trace_file, strerror(-err));
+		return IRQSIM_EXIT_PROBLEMS;
+	}
 	if (!o.timeout_s)
-		o.timeout_s = (double)r.sc.planned_ns / 1e9 + 30.0;
+		watchdog_set_timeout(&wd, (double)r.sc.planned_ns / 1e9 + 30.0);
 	vec_init(&r.edges, sizeof(struct sim_edge));
 	vec_init(&r.events, sizeof(struct sim_event));
 	vec_init(&r.xfers, sizeof(struct sim_xfer));
@@ -235,11 +318,22 @@ int main(int argc, char **argv)
 	vec_init(&r.irqcounts, sizeof(struct sim_irqcount));
 
 	irqsim_run(&r);
+	watchdog_stop(&wd);
+	if (r.stopped_line)
+		fprintf(stderr, "irqsim: stopped at %s:%u by %s\n", r.sc.name, r.stopped_line,
+			atomic_load(&irqsim_stop_signal) == SIGTERM ? "SIGTERM" : "SIGINT");
 	if (o.json)
 		json_print(stdout, &r);
 	else if (!r.setup_failed)
 		report_print(stdout, &r);
 	status = irqsim_verdict(&r);
 	run_free(&r);
+	/* The output is the product: one that did not reach its file (a full disk, a closed pipe) is a failure. */
+	err = out_error();
+	if (err) {
+		fprintf(stderr, "irqsim: writing the output failed: %s\n", strerror(err));
+		if (status == IRQSIM_EXIT_CLEAN)
+			status = IRQSIM_EXIT_PROBLEMS;
+	}
 	return status;
 }

@@ -6,6 +6,7 @@
  * they took, and lockdep's verdict.
  */
 #include <inttypes.h>
+#include <signal.h>
 #include <string.h>
 
 #include <linux/input-event-codes.h>
@@ -33,7 +34,7 @@ void report_event_line(const struct irqsim_run *r, const struct sim_event *ev)
 	e.time.tv_usec = usec;
 	uirq_input_format_event(&e, line, sizeof(line));
 	printf("%s\n", line);
-	fflush(stdout);
+	out_flush();
 }
 
 void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg)
@@ -43,7 +44,7 @@ void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg)
 
 	rel_time(r, t_ns, &sec, &usec);
 	printf("[%5ld.%06ld] %.*s\n", sec, usec, (int)(n && msg[n - 1] == '\n' ? n - 1 : n), msg);
-	fflush(stdout);
+	out_flush();
 }
 
 static void print_threads(FILE *f, const struct irqsim_run *r)
@@ -117,9 +118,11 @@ static void print_latency(FILE *f, const struct irqsim_run *r)
 	print_latency_row(f, "edge -> client read", &s);
 	latency_summary(r, true, true, &s);
 	print_latency_row(f, "  minus modelled bus time", &s);
-	fprintf(f, "i2c: %.1f MHz bus, %" PRIu64 " transfers, %.1f us modelled wire time, %" PRIu64 " failed "
+	/* 2.6 MHz, 400 kHz, 1 kHz: the unit that keeps the figure whole */
+	fprintf(f, "i2c: %g %s bus, %" PRIu64 " transfers, %.1f us modelled wire time, %" PRIu64 " failed "
 		"(%" PRIu64 " injected)\n",
-		(double)r->bus_hz / 1e6, r->i2c.transfers, (double)r->i2c.wire_ns / 1000.0, r->i2c.errors,
+		r->bus_hz >= 1000000 ? (double)r->bus_hz / 1e6 : (double)r->bus_hz / 1e3,
+		r->bus_hz >= 1000000 ? "MHz" : "kHz", r->i2c.transfers, (double)r->i2c.wire_ns / 1000.0, r->i2c.errors,
 		r->faults_injected);
 }
 
@@ -128,6 +131,9 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 	fputc('\n', f);
 	if (r->watchdog_fired)
 		fprintf(f, "irqsim: the watchdog stopped the scenario\n");
+	if (r->stopped_line)
+		fprintf(f, "irqsim: stopped by %s at %s:%u; the figures above cover the run until then\n",
+			atomic_load(&irqsim_stop_signal) == SIGTERM ? "SIGTERM" : "SIGINT", r->sc.name, r->stopped_line);
 	if (!r->lockdep_on && !r->lockdep.reports) {
 		fprintf(f, "lockdep: off (compiled out or UIRQ_LOCKDEP=0): no verdict\n");
 		return;

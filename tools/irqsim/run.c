@@ -283,7 +283,7 @@ static void run_action(struct ctx *c, const struct sc_action *a)
 		bool down = twl4030_peek(uirq_board_twl(c->board), TWL4030_ADDR_POWER, TWL4030_STS_HW_CONDITIONS) &
 			    TWL4030_STS_PWON;
 
-		for (unsigned int i = 0; i < a->count; i++) {
+		for (unsigned int i = 0; i < a->count && !atomic_load(&irqsim_stop_signal); i++) {
 			sleep_until_ns(now_ns() + a->interval_ns);
 			down = !down;
 			edge(c, down, true, a);
@@ -427,7 +427,7 @@ static int setup(struct ctx *c)
 		printf("Input device name: \"%s\"\n", c->r->input_name);
 		printf("Supported events:\n  Event type 0 (EV_SYN)\n  Event type 1 (EV_KEY)\n"
 		       "    Event code 116 (KEY_POWER)\nTesting ... (scenario %s)\n", c->r->sc.name);
-		fflush(stdout);
+		out_flush();
 	}
 	if (pthread_create(&c->reader, NULL, reader_main, c)) {
 		fprintf(stderr, "irqsim: cannot start the input reader\n");
@@ -463,21 +463,20 @@ static void teardown(struct ctx *c)
 int irqsim_run(struct irqsim_run *r)
 {
 	struct ctx c = { .r = r };
-	struct watchdog wd;
+	struct watchdog *wd = r->wd;
 	int ret = 0;
 
 	/* Like a SCHED_FIFO irq thread, whose timer slack is 0: wire-time sleeps end on time. */
 	prctl(PR_SET_TIMERSLACK, 1ul, 0, 0, 0);
 	uirq_lockdep_set_report_handler(on_report, r);
 	uirq_log_set_sink(on_log, r);
-	watchdog_start(&wd, r, r->opts->timeout_s);
-	watchdog_phase(&wd, "setup", 0, 5000000000ull);
+	watchdog_phase(wd, "setting up the board", 0, 5000000000ull);
 	if (setup(&c)) {
 		r->setup_failed = true;
 		ret = -1;
 		goto out;
 	}
-	if (r->opts->trace_file && trace_start(r->opts->trace_file, r->t0_ns))
+	if (r->opts->trace_file && trace_start(r->t0_ns))
 		fprintf(stderr, "irqsim: no memory for the trace; running without it\n");
 	for (size_t i = 0; i < r->sc.n; i++) {
 		const struct sc_action *a = &r->sc.actions[i];
@@ -485,23 +484,31 @@ int irqsim_run(struct irqsim_run *r)
 		uint64_t budget = a->hold_ns + a->duration_ns + (uint64_t)a->count * (a->interval_ns + 20000u) +
 				  3000000000ull;
 
-		watchdog_phase(&wd, verb_names[a->verb], a->src_line, budget);
+		if (atomic_load(&irqsim_stop_signal)) {
+			r->stopped_line = a->src_line;
+			break;
+		}
+		watchdog_phase(wd, verb_names[a->verb], a->src_line, budget);
 		run_action(&c, a);
 	}
-	watchdog_phase(&wd, "settle", 0, 5000000000ull);
+	/* A stop inside the last action (a hold cut short) still counts as a stop. */
+	if (!r->stopped_line && atomic_load(&irqsim_stop_signal) && r->sc.n)
+		r->stopped_line = r->sc.actions[r->sc.n - 1].src_line;
+	watchdog_phase(wd, "settling", 0, 5000000000ull);
 	settle(&c);
 	r->end_ns = now_ns();
 	snapshot(&c);
 out:
-	watchdog_phase(&wd, "teardown", 0, 10000000000ull);
+	watchdog_phase(wd, "tearing down", 0, 10000000000ull);
 	teardown(&c);
 	if (r->opts->trace_file) {
 		int err = trace_finish(r);
 
-		if (err)
-			fprintf(stderr, "irqsim: %s: %s\n", r->opts->trace_file, strerror(-err));
+		if (err) {
+			fprintf(stderr, "irqsim: --trace %s: %s\n", r->opts->trace_file, strerror(-err));
+			r->output_failed = true;
+		}
 	}
-	watchdog_stop(&wd);
 	uirq_lockdep_set_report_handler(NULL, NULL);
 	uirq_lockdep_get_stats(&r->lockdep);
 	r->lockdep_on = uirq_lockdep_enabled();
@@ -511,7 +518,9 @@ out:
 
 int irqsim_verdict(const struct irqsim_run *r)
 {
-	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed)
+	if (r->stopped_line)
+		return 128 + atomic_load(&irqsim_stop_signal);
+	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed || r->output_failed)
 		return IRQSIM_EXIT_PROBLEMS;
 	return IRQSIM_EXIT_CLEAN;
 }

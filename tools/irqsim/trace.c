@@ -37,7 +37,7 @@ static struct {
 	atomic_ulong dropped;
 	atomic_bool on;
 	uint64_t t0;
-	const char *path;
+	FILE *f;
 } tr;
 
 static __thread struct {
@@ -114,13 +114,18 @@ static void on_point(enum uirq_irq_trace_point point, unsigned int irq, int cpu,
 	}
 }
 
-int trace_start(const char *path, uint64_t t0_ns)
+int trace_open(const char *path)
+{
+	tr.f = fopen(path, "w");
+	return tr.f ? 0 : -errno;
+}
+
+int trace_start(uint64_t t0_ns)
 {
 	tr.recs = calloc(TRACE_CAP, sizeof(*tr.recs));
 	if (!tr.recs)
 		return -ENOMEM;
 	tr.t0 = t0_ns;
-	tr.path = path;
 	atomic_store(&tr.on, true);
 	uirq_irq_set_trace(on_point, NULL);
 	return 0;
@@ -196,21 +201,18 @@ int trace_finish(const struct irqsim_run *run)
 {
 	unsigned int n;
 	int pid = (int)getpid();
-	FILE *f;
+	FILE *f = tr.f;
 	int ret = 0;
 
-	if (!tr.recs)
+	if (!f)
 		return 0;
+	tr.f = NULL;
 	uirq_irq_set_trace(NULL, NULL);
 	atomic_store(&tr.on, false);
-	n = atomic_load(&tr.n);
+	/* A run whose board could not be built recorded nothing: the file still gets a valid, empty trace. */
+	n = tr.recs ? atomic_load(&tr.n) : 0;
 	if (n > TRACE_CAP)
 		n = TRACE_CAP;
-	f = fopen(tr.path, "w");
-	if (!f) {
-		ret = -errno;
-		goto out;
-	}
 	fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"irqsim\",\"dropped\":%lu},\n\"traceEvents\":[\n",
 		atomic_load(&tr.dropped));
 	fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"irqsim\"}}",
@@ -238,9 +240,12 @@ int trace_finish(const struct irqsim_run *run)
 		write_rec(f, &tr.recs[i], pid, tr.t0);
 	}
 	fputs("\n]}\n", f);
-	if (fclose(f))
+	/* A write that failed on the way (a full disk) leaves the error flag; the close flushes the rest. */
+	errno = 0;
+	if (fflush(f) == EOF || ferror(f))
+		ret = -(errno ? errno : EIO);
+	if (fclose(f) && !ret)
 		ret = -errno;
-out:
 	free(tr.recs);
 	tr.recs = NULL;
 	return ret;

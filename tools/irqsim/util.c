@@ -2,6 +2,7 @@
 /* Small helpers every part of irqsim uses: time, thread ids, thread-safe arrays. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -18,12 +19,48 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+_Atomic int irqsim_stop_signal;
+
+/*
+ * In slices of at most 20 ms, so that a Ctrl-C (noted by the signal thread,
+ * main.c) ends a long hold or wait promptly: no thread of the run takes the
+ * signal itself, so no sleep or system call of the board sees EINTR.
+ */
 void sleep_until_ns(uint64_t t)
 {
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u) };
+	for (;;) {
+		uint64_t now = now_ns(), until = t;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+		if (now >= t || irqsim_stop_signal)
+			return;
+		if (until - now > 20000000u)
+			until = now + 20000000u;
+		struct timespec ts = { .tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u) };
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+}
+
+static _Atomic int out_errno;	/* the live lines flush from several threads */
+
+/* fflush(stdout), keeping the first failure's errno: the stream's error flag keeps no reason. */
+void out_flush(void)
+{
+	int saved = errno, none = 0;
+
+	if (fflush(stdout) == EOF)
+		atomic_compare_exchange_strong(&out_errno, &none, errno);
+	errno = saved;
+}
+
+int out_error(void)
+{
+	int err;
+
+	out_flush();
+	err = atomic_load(&out_errno);
+	return ferror(stdout) ? (err ? err : EIO) : 0;
 }
 
 int gettid_int(void)

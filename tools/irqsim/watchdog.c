@@ -13,11 +13,19 @@ static void fire(struct watchdog *wd, uint64_t now)
 {
 	const struct irqsim_run *r = wd->r;
 	bool whole = wd->run_deadline && now >= wd->run_deadline;
+	char what[128];
 
-	fprintf(stderr, "irqsim: watchdog: %s%s", whole ? "the run exceeded --timeout during " : "", wd->phase);
 	if (wd->line)
-		fprintf(stderr, " (%s:%u)", r->sc.name, wd->line);
-	fprintf(stderr, " still running after %.3f s; giving up\n", (double)(now - wd->phase_start) / 1e9);
+		snprintf(what, sizeof(what), "the %s action at %s:%u", wd->phase, r->sc.name, wd->line);
+	else
+		snprintf(what, sizeof(what), "%s", wd->phase);
+	if (whole)
+		fprintf(stderr, "irqsim: watchdog: the run reached its --timeout of %.3g s (%.3f s elapsed) while %s%s; giving up.\n",
+			wd->timeout_s, (double)(now - wd->run_start) / 1e9, wd->line ? "running " : "", what);
+	else
+		fprintf(stderr, "irqsim: watchdog: %s was still running after %.3f s, longer than it can take, "
+			"%.3f s into the run; giving up.\n",
+			what, (double)(now - wd->phase_start) / 1e9, (double)(now - wd->run_start) / 1e9);
 	if (r->opts->json) {
 		printf("{\"watchdog\":true,\"phase\":\"%s\",\"line\":%u,\"exit_status\":%d}\n", wd->phase, wd->line,
 		       IRQSIM_EXIT_PROBLEMS);
@@ -53,12 +61,13 @@ void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
 	pthread_condattr_t ca;
 
 	wd->r = r;
-	wd->phase = "start";
+	wd->phase = "starting";
 	wd->line = 0;
 	wd->stop = false;
-	wd->phase_start = now_ns();
+	wd->run_start = wd->phase_start = now_ns();
 	wd->phase_deadline = UINT64_MAX;
-	wd->run_deadline = timeout_s > 0 ? wd->phase_start + (uint64_t)(timeout_s * 1e9) : 0;
+	wd->timeout_s = timeout_s;
+	wd->run_deadline = timeout_s > 0 ? wd->run_start + (uint64_t)(timeout_s * 1e9) : 0;
 	pthread_mutex_init(&wd->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -77,7 +86,16 @@ void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, u
 	wd->phase = phase;
 	wd->line = line;
 	wd->phase_start = now_ns();
-	wd->phase_deadline = wd->phase_start + budget_ns;
+	wd->phase_deadline = budget_ns ? wd->phase_start + budget_ns : UINT64_MAX;
+	pthread_cond_signal(&wd->cond);
+	pthread_mutex_unlock(&wd->lock);
+}
+
+void watchdog_set_timeout(struct watchdog *wd, double timeout_s)
+{
+	pthread_mutex_lock(&wd->lock);
+	wd->timeout_s = timeout_s;
+	wd->run_deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
 	pthread_cond_signal(&wd->cond);
 	pthread_mutex_unlock(&wd->lock);
 }

@@ -21,15 +21,21 @@ struct watchdog {
 	struct irqsim_run *r;
 	const char *phase;
 	unsigned int line;
-	uint64_t phase_start, phase_deadline, run_deadline;
+	uint64_t run_start, phase_start, phase_deadline, run_deadline;
+	double timeout_s;
 	bool stop;
 	bool running;
 };
 
 /* Start watching; timeout_s bounds the whole run (0: no overall bound). */
 void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s);
-/* Enter a phase (scenario line, or 0) that must end within budget_ns. */
+/*
+ * Enter a phase that must end within budget_ns (0: no bound of its own).
+ * line: the scenario line of an action (phase is then its verb), or 0.
+ */
 void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, uint64_t budget_ns);
+/* Bound the rest of the run by timeout_s from now (the default --timeout, known once the scenario is read). */
+void watchdog_set_timeout(struct watchdog *wd, double timeout_s);
 void watchdog_stop(struct watchdog *wd);
 
 #endif

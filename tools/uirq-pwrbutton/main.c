@@ -111,6 +111,11 @@ static int setup(struct daemon *d)
 	if (ret)
 		return fail("starting", "the uirq CPUs", ret);
 	ret = uirq_uio_line_create(d->o.uio, 0, &d->line);
+	if (ret == -EINVAL) {
+		/* the name is not /dev/uioN: say so, not "Invalid argument" (nor a permission hint) */
+		fprintf(stderr, PROG ": --uio %s: not a UIO device (expected /dev/uioN or uioN)\n", d->o.uio);
+		return 1;
+	}
 	if (ret < 0)
 		return fail("opening", d->o.uio, ret);
 	ret = uirq_uio_line_map(d->line, d->o.bar, &d->regs, &d->regs_size);

@@ -164,7 +164,8 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 		case 'k':
 			/* 32-bit registers: aligned, inside a window a page or more long. */
 			if ((v = number(optarg, 0xfffffffc)) < 0 || (v & 3))
-				return bad("%s: not an aligned 32-bit register offset", optarg);
+				return bad(c == 's' ? "--status %s: not an aligned 32-bit register offset"
+						    : "--ack %s: not an aligned 32-bit register offset", optarg);
 			*(c == 's' ? &status : &ack) = v;
 			break;
 		case 'i':
