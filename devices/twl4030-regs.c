@@ -5,8 +5,8 @@
  * resets to 0 and keeps what is written to it, so drivers that touch
  * modules the model does not emulate still see a register file.
  *
- * Reset values are the ones in shared/hw/twl4030.md (taken from QEMU's
- * model, not verified against the TRM): a PWRON event is pending at boot,
+ * Reset values are QEMU's (its TWL4030 model; not verified against the TRM):
+ * a PWRON event is pending at boot,
  * the PWR_INT masks are open, both edges are enabled everywhere and the SIH
  * is in write-1-to-clear mode with EXCLEN set.
  */

@@ -26,7 +26,7 @@ struct twl_mapping {
 	u8 base;
 };
 
-/* include/linux/mfd/twl.h, TWL4030 column (shared/hw/twl4030.md). */
+/* include/linux/mfd/twl.h in Linux, its TWL4030 column. */
 static const struct twl_mapping twl4030_map[TWL_MODULE_LAST] = {
 	[TWL_MODULE_USB]		= { 0, 0x00 },
 	[TWL_MODULE_AUDIO_VOICE]	= { 1, 0x00 },

@@ -4,7 +4,8 @@
  * with the real register map and reset values, the PIH (derived from the
  * modules), the PWR_INT SIH (ISR/IMR per line, EDR, SIH_CTRL with COR and
  * PENDDIS), PM_MASTER STS_HW_CONDITIONS with STS_PWON, the INT1 output and
- * the PWRON input.  Facts: ../shared/hw/twl4030.md.
+ * the PWRON input.  Facts: the TWL4030 TRM, Linux's drivers/mfd/twl4030-irq.c
+ * and QEMU's TWL4030 model.
  */
 #ifndef UIRQ_TWL4030_H
 #define UIRQ_TWL4030_H

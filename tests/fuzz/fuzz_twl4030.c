@@ -6,7 +6,7 @@
  * send/recv, injected NAKs and I/O errors - and PWRON presses.
  *
  * Each input runs on a fresh bus and chip.  A shadow of the documented
- * behaviour (shared/hw/twl4030.md and the sim's contract in uirq/i2c.h)
+ * behaviour (the chip's in uirq/twl4030.h and the sim's contract in uirq/i2c.h)
  * predicts every return value and every byte read; after every step the
  * hardware facts are checked from the model's side:
  *   - PIH_ISR_P1/P2 = bit 5 exactly while PWR_ISRn & ~PWR_IMRn != 0, no
