@@ -10,7 +10,7 @@
 #include "lockdep_internal.h"
 
 #define CHAIN_CACHE_MIN		(1u << 12)
-#define CHAIN_CACHE_MAX		(1u << 20)	/* 8 MiB of keys */
+#define CHAIN_CACHE_MAX		(1u << 18)	/* 2 MiB of keys */
 
 /* An always-empty table of one slot until the first chain is added. */
 static union {

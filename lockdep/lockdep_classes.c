@@ -130,6 +130,8 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 {
 	uintptr_t key = map_class_key(map, subclass);
 	struct lock_class *c;
+	const char *name;
+	size_t len;
 
 	lockdep_init_once();
 	raw_futex_lock(&class_lock);
@@ -143,7 +145,11 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 		graph_unlock();
 		return NULL;
 	}
-	snprintf(c->name, sizeof(c->name), "%s", map->name ? map->name : "<unnamed>");
+	/* a copy, not snprintf(): classes are made by the million where locks live briefly */
+	name = map->name ? map->name : "<unnamed>";
+	len = strnlen(name, sizeof(c->name) - 1);
+	memcpy(c->name, name, len);
+	c->name[len] = '\0';
 	c->subclass = subclass;
 	c->after_head = c->before_head = NULL;
 	c->usage_site = NULL;

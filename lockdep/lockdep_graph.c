@@ -32,6 +32,7 @@ static struct {
 	struct lock_dep **slots;
 	uint64_t mask;		/* slots - 1; slots is NULL while 0 */
 	uint64_t used;		/* live entries and tombstones */
+	struct lock_dep **spare;	/* the table before the last rebuild, when of the same size */
 } dep_hash;
 
 static uint64_t dep_hash_of(const struct lock_class *from, const struct lock_class *to)
@@ -80,7 +81,20 @@ static bool dep_hash_make_room(void)
 		return true;
 	while (nsize < (nr_lock_deps() + 1) * 4)
 		nsize *= 2;
-	dep_hash.slots = lockdep_alloc(nsize * sizeof(*old));
+	/*
+	 * Dependencies made and zapped all the time (locks created and
+	 * destroyed in a loop) fill the table with tombstones and rebuild it
+	 * at one size again and again: the old table is kept for the next
+	 * rebuild, since unmapping it costs every CPU a TLB shootdown.
+	 */
+	if (dep_hash.spare && nsize == size) {
+		dep_hash.slots = dep_hash.spare;
+		memset(dep_hash.slots, 0, nsize * sizeof(*old));
+	} else {
+		lockdep_free(dep_hash.spare, size * sizeof(*old));
+		dep_hash.slots = lockdep_alloc(nsize * sizeof(*old));
+	}
+	dep_hash.spare = NULL;
 	if (!dep_hash.slots) {
 		dep_hash.slots = old;
 		return false;
@@ -93,7 +107,10 @@ static bool dep_hash_make_room(void)
 			dep_hash.used++;
 		}
 	}
-	lockdep_free(old, size * sizeof(*old));
+	if (nsize == size)
+		dep_hash.spare = old;
+	else
+		lockdep_free(old, size * sizeof(*old));
 	return true;
 }
 
@@ -103,8 +120,12 @@ static void link_dep(struct lock_dep *d)
 {
 	struct lock_class *from = d->from, *to = d->to;
 
-	*dep_slot(from, to) = d;
-	dep_hash.used++;
+	struct lock_dep **slot = dep_slot(from, to);
+
+	/* a tombstone taken over was counted already */
+	if (!*slot)
+		dep_hash.used++;
+	*slot = d;
 
 	d->after_prev = NULL;
 	d->after_next = from->after_head;

@@ -304,6 +304,7 @@ int main(int argc, char **argv)
 	/* Before the run, not after it: a path that cannot be written fails before anything runs. */
 	if (o.trace_file && (err = trace_open(o.trace_file))) {
 		fprintf(stderr, "irqsim: --trace %s: %s\n", o.trace_file, strerror(-err));
+		scenario_free(&r.sc);
 		return IRQSIM_EXIT_PROBLEMS;
 	}
 	if (!o.timeout_s)
