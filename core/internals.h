@@ -21,6 +21,12 @@
 #include "uirq/mutex.h"
 #include "uirq/spinlock.h"
 
+/*
+ * Everything declared below is shared between the files of core/ and no
+ * further: hidden, so libuirq.so exports only the documented uirq_ API.
+ */
+#pragma GCC visibility push(hidden)
+
 /* ---- irq_data state (IRQD_*): written under desc->lock, read anywhere ---- */
 #define IRQD_TRIGGER_MASK		0xfu
 #define IRQD_LEVEL			(1u << 8)
@@ -361,5 +367,7 @@ static inline void irq_trace(enum uirq_irq_trace_point point, unsigned int irq, 
 /* ---- futex helpers ---- */
 void uirq_futex_wait(void *addr, unsigned int val);
 void uirq_futex_wake(void *addr, int nr);
+
+#pragma GCC visibility pop
 
 #endif

@@ -32,7 +32,7 @@ struct uirq_uinput {
 static void uinput_events(struct uirq_input_handle *handle, const struct uirq_input_value *vals,
 			  unsigned int count, const struct timespec *time)
 {
-	struct uirq_uinput *u = handle->private;
+	struct uirq_uinput *u = handle->priv;
 
 	(void)time;	/* the kernel stamps what uinput receives */
 	for (unsigned int i = 0; i < count; i++)
@@ -139,7 +139,7 @@ int uirq_uinput_create(struct uirq_input_dev *dev, struct uirq_uinput **out)
 		}
 	}
 	u->handle.events = uinput_events;
-	u->handle.private = u;
+	u->handle.priv = u;
 	ret = uirq_input_register_handle(dev, &u->handle);
 	if (ret)
 		goto err_node;

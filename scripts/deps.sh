@@ -24,8 +24,9 @@ uirq_need_packages() {
 # libevdev and libi2c: the uinput bridge and the i2c-dev adapter (the libraries of the field);
 # libdw (elfutils): function, file:line and variable names in lockdep reports.
 UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev libevdev-dev libi2c-dev libdw-dev)
-# What the test suite needs on top: the test framework (Check) and valgrind; the sanitizers come with gcc.
-UIRQ_TEST_PACKAGES=(check valgrind)
+# What the test suite needs on top: the test framework (Check), valgrind, and g++ (the installed
+# headers must compile as C++: tests/abi); the sanitizers come with gcc.
+UIRQ_TEST_PACKAGES=(check valgrind g++)
 # What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
 # initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules.
 UIRQ_VM_PACKAGES=(qemu-system-x86 busybox-static cpio kmod xz-utils)

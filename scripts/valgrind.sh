@@ -20,7 +20,9 @@
 #               and loses definedness across the recovery's siglongjmp;
 #   input-handle  a reporter thread spinning against unregister, 20 rounds: >150 s;
 #   uirq-lockdep  runs the preload runner and its programs in child
-#               processes (exec, not followed); it has a Valgrind leg of its own.
+#               processes (exec, not followed); it has a Valgrind leg of its own;
+#   installed-tree  a shell script (meson install, the compilers); the example
+#               it builds runs here as "example threaded_irq".
 # Programs that exec others (irqsim's tests run the irqsim binary) check
 # only their own process: the default irqsim run is checked apart.
 set -uo pipefail
@@ -42,7 +44,7 @@ if [ "$sanitize" != none ]; then
 	exit 2
 fi
 limit=${UIRQ_VALGRIND_TIMEOUT:-240}
-skip_programs=" uirq-lockdep input-handle "
+skip_programs=" uirq-lockdep input-handle installed-tree "
 skip_suites=" core_cpu core_fault "
 # shellcheck disable=SC2054 # the commas are inside one option
 VG=(valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30)

@@ -168,7 +168,7 @@ static inline void *uirq_input_get_drvdata(struct uirq_input_dev *dev)
 /*
  * A consumer of a device's events besides its evdev clients: the kernel's
  * input handle, reduced to its handler's events() call (the uinput bridge
- * is one).  Fill events (and private), then register.
+ * is one).  Fill events (and priv), then register.
  */
 struct uirq_input_handle {
 	/*
@@ -179,7 +179,7 @@ struct uirq_input_handle {
 	 */
 	void (*events)(struct uirq_input_handle *handle, const struct uirq_input_value *vals,
 		       unsigned int count, const struct timespec *time);
-	void *private;
+	void *priv;			/* the consumer's own */
 
 	/* private to the input core */
 	struct uirq_input_dev *dev;

@@ -23,6 +23,18 @@
 
 #include "uirq/config.h"
 
+/*
+ * The lock words of the lock types (spinlock.h, mutex.h, rwlock.h): C11
+ * atomics, which C++ cannot name.  C++ code only hands the locks to the
+ * library, which is C, so there the word is the plain int it is laid out as.
+ */
+#ifdef __cplusplus
+#define UIRQ_ATOMIC_INT int
+#else
+#include <stdatomic.h>
+#define UIRQ_ATOMIC_INT atomic_int
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -7,7 +7,6 @@
 #ifndef UIRQ_MUTEX_H
 #define UIRQ_MUTEX_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "uirq/config.h"
@@ -18,7 +17,7 @@ extern "C" {
 #endif
 
 typedef struct uirq_mutex {
-	atomic_int state;	/* 0 free, 1 locked, 2 locked with waiters */
+	UIRQ_ATOMIC_INT state;	/* 0 free, 1 locked, 2 locked with waiters */
 	struct uirq_lockdep_map dep_map;
 } uirq_mutex_t;
 

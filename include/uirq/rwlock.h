@@ -8,7 +8,6 @@
 #ifndef UIRQ_RWLOCK_H
 #define UIRQ_RWLOCK_H
 
-#include <stdatomic.h>
 
 #include "uirq/config.h"
 #include "uirq/context.h"
@@ -19,7 +18,7 @@ extern "C" {
 #endif
 
 typedef struct uirq_rwlock {
-	atomic_int raw;		/* -1 writer, else number of readers */
+	UIRQ_ATOMIC_INT raw;		/* -1 writer, else number of readers */
 	struct uirq_lockdep_map dep_map;
 } uirq_rwlock_t;
 

@@ -8,7 +8,6 @@
 #ifndef UIRQ_SPINLOCK_H
 #define UIRQ_SPINLOCK_H
 
-#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "uirq/config.h"
@@ -20,7 +19,7 @@ extern "C" {
 #endif
 
 typedef struct uirq_spinlock {
-	atomic_int raw;
+	UIRQ_ATOMIC_INT raw;
 	struct uirq_lockdep_map dep_map;
 } uirq_spinlock_t;
 

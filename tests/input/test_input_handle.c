@@ -34,7 +34,7 @@ struct rec {
 static void rec_events(struct uirq_input_handle *h, const struct uirq_input_value *vals,
 		       unsigned int count, const struct timespec *time)
 {
-	struct rec *r = h->private;
+	struct rec *r = h->priv;
 
 	cr_assert_eq(h, &r->h);
 	if (r->frames < MAX_FRAMES) {
@@ -52,7 +52,7 @@ static void rec_init(struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->h.events = rec_events;
-	r->h.private = r;
+	r->h.priv = r;
 }
 
 static int opens, closes, open_err;

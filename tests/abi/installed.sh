@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# The installed tree as a user gets it: `meson install --destdir` into a
+# scratch folder, then
+#   - every installed header compiles alone, as C11 (with POSIX 2008), gnu17
+#     and C++17, with only the installed include folder on the path;
+#   - libuirq.so exports uirq_ names only, each declared in an installed
+#     header (the documented API), and no header of the demonstration board
+#     is installed;
+#   - uirq.pc asks for no other package's .pc file (a shared link needs
+#     neither libevdev's nor libdw's headers);
+#   - examples/threaded_irq.c builds with `pkg-config uirq` against that tree
+#     and runs on the installed library.
+# TAP on stdout.  Usage: installed.sh BUILD_DIR SOURCE_DIR
+set -uo pipefail
+
+build=$1 src=$2
+dest=$(mktemp -d /tmp/uirq-installed.XXXXXX) || exit 1
+trap 'rm -rf "$dest"' EXIT
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+diag() { sed 's/^/# /'; }
+# expect_none WHAT FOUND: ok when nothing was found
+expect_none() {
+	if [ -z "$2" ]; then ok "$1"; else not_ok "$1 (found: $2)"; fi
+}
+
+if ! meson install -C "$build" --destdir "$dest/root" --no-rebuild >"$dest/install.log" 2>&1; then
+	not_ok "meson install --destdir"
+	diag <"$dest/install.log"
+	echo "1..$n"
+	exit 1
+fi
+ok "meson install --destdir"
+inc=$(find "$dest/root" -type d -path '*/include/uirq' | head -n 1)
+lib=$(find "$dest/root" -name 'libuirq.so.*' -type f | head -n 1)
+pc=$(find "$dest/root" -name uirq.pc | head -n 1)
+if [ -z "$inc" ] || [ -z "$lib" ] || [ -z "$pc" ]; then
+	not_ok "the tree has include/uirq, libuirq.so and uirq.pc (found: '$inc' '$lib' '$pc')"
+	echo "1..$n"
+	exit 1
+fi
+
+# Each header alone, three ways.
+for h in "$inc"/*.h; do
+	name=uirq/$(basename "$h")
+	for std in c11 gnu17 c++17; do
+		case $std in
+		c11) cmd=(cc -x c -std=c11 -D_POSIX_C_SOURCE=200809L) ;;
+		gnu17) cmd=(cc -x c -std=gnu17) ;;
+		c++17) cmd=(c++ -x c++ -std=c++17) ;;
+		esac
+		# one declaration after it: a header of macros alone is an empty unit to -pedantic
+		if printf '#include <%s>\ntypedef int uirq_header_check;\n' "$name" | "${cmd[@]}" -Wall -Wextra -Werror -pedantic -fsyntax-only \
+			-I"$(dirname "$inc")" - >"$dest/cc.log" 2>&1; then
+			ok "<$name> compiles alone as $std"
+		else
+			not_ok "<$name> compiles alone as $std"
+			diag <"$dest/cc.log"
+		fi
+	done
+done
+
+# The exports: uirq_ names declared in the installed headers, nothing else.
+nm -D --defined-only "$lib" | awk '{ print $3 }' | sort >"$dest/exports"
+expect_none "every exported name carries uirq_ ($(wc -l <"$dest/exports") exported)" \
+	"$(grep -v '^uirq_' "$dest/exports" | tr '\n' ' ')"
+undocumented=
+while read -r s; do
+	grep -qw -- "$s" "$inc"/*.h || undocumented+="$s "
+done <"$dest/exports"
+expect_none "every exported name is declared in an installed header" "$undocumented"
+board=
+for h in board.h twl4030.h twl4030-drivers.h uio-pwrbutton.h; do
+	[ ! -e "$inc/$h" ] || board+="$h "
+done
+expect_none "no header of the demonstration board is installed" "$board"
+
+# pkg-config, then the example, compiled and run as a user would.
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR=$dest/root
+expect_none "uirq.pc requires no other package" \
+	"$(pkg-config --print-requires-private uirq 2>&1; pkg-config --print-requires uirq 2>&1)"
+read -r -a flags < <(pkg-config --cflags --libs uirq)
+if cc -std=gnu11 -Wall -Wextra -Werror "$src/examples/threaded_irq.c" "${flags[@]}" \
+	-o "$dest/threaded_irq" >"$dest/cc.log" 2>&1; then
+	ok "examples/threaded_irq.c builds with pkg-config uirq against the installed tree"
+else
+	not_ok "examples/threaded_irq.c builds with pkg-config uirq against the installed tree"
+	diag <"$dest/cc.log"
+fi
+out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$dest/threaded_irq" 3 2>&1)
+rc=$?
+libs=$(LD_LIBRARY_PATH=$(dirname "$lib") ldd "$dest/threaded_irq" 2>&1 | grep libuirq)
+if [ "$rc" -eq 0 ] && grep -q '^3 events, 3 handled$' <<<"$out" && grep -q "$dest/root" <<<"$libs"; then
+	ok "the example runs on the installed library"
+else
+	not_ok "the example runs on the installed library (exit $rc)"
+	{ echo "$out"; echo "$libs"; } | diag
+fi
+echo "1..$n"
