@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by run.sh and test.sh: make sure the Debian packages a step needs are installed.
 # Idempotent; as root it installs what is missing, otherwise it prints the exact command and stops.
+# shellcheck disable=SC2034 # the package lists are read by the scripts that source this file
 
 uirq_need_packages() {
 	local missing=() p

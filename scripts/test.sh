@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, three times: plain, ASan+UBSan, TSan. Ends with "N passed, N failed".
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}"
 uirq_need_packages "${UIRQ_VM_PACKAGES[@]}"
@@ -80,6 +80,8 @@ run_stage() {
 	failed=$((failed + nok))
 }
 
+# Every shell script of the repository through shellcheck (scripts/shellcheck.sh); one count per script.
+run_stage shellcheck scripts/shellcheck.sh
 # The plain build's vm-* programs inside a real kernel under qemu (scripts/vm/test.sh).
 run_stage vm scripts/vm/test.sh build-test-plain
 # The libFuzzer targets (scripts/fuzz.sh), UIRQ_FUZZ_SECONDS (20) each; one count per target.

@@ -105,7 +105,8 @@ for line in "${tests[@]}"; do
 	case $skip_programs in *" $name "*) continue ;; esac
 	if [ "$name" = core ]; then
 		# One suite at a time, so the slow ones can stay out.
-		for s in $(grep -ho '^Test([a-z0-9_]*' tests/core/*.c | sed 's/^Test(//' | sort -u); do
+		mapfile -t suites < <(grep -ho '^Test([a-z0-9_]*' tests/core/*.c | sed 's/^Test(//' | sort -u)
+		for s in "${suites[@]}"; do
 			case $skip_suites in *" $s "*) continue ;; esac
 			e="CK_RUN_SUITE=$s"
 			[ "$env" = - ] || e="$env $e"

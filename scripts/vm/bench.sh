@@ -6,10 +6,10 @@
 # thread handler latency, uirq against a hand-written read() loop, as ratios (TCG makes
 # absolute times meaningless).  Prints the bench's lines; exit 0 if it ran to its end.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . scripts/deps.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}" "${UIRQ_VM_PACKAGES[@]}"
-build=build-bench-vm
+build="build-bench-vm"
 if [ $# -gt 0 ] && [ -d "$1" ]; then
 	build=$1
 	shift

@@ -65,7 +65,7 @@ libdirs=()
 copy_libs() {
 	local lib dest dir
 	while read -r lib; do
-		[ -n "$lib" ] && [ -e "$lib" ] || continue
+		if [ -z "$lib" ] || [ ! -e "$lib" ]; then continue; fi
 		# Run paths resolve as DIR/../..: keep the name, drop the detour.
 		lib=$(realpath -ms "$lib")
 		case $lib in

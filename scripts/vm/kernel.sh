@@ -18,7 +18,7 @@ kernel_pkg() {
 # The newest kernel already prepared in the cache, if any.
 cached() {
 	local r
-	r=$(ls -1d "$cache"/linux-image-*/ready 2>/dev/null | sort -V | tail -n 1 || true)
+	r=$(find "$cache" -mindepth 2 -maxdepth 2 -path "$cache/linux-image-*/ready" 2>/dev/null | sort -V | tail -n 1)
 	[ -n "$r" ] && dirname "$r"
 }
 
@@ -46,7 +46,7 @@ fetch() {
 	fi
 	dpkg -x "$root.tmp"/dl/*.deb "$root.tmp/x" || return 1
 	# Newer packages ship under usr/lib/modules; depmod -b wants BASE/lib/modules/VERSION.
-	mods=$(ls -1d "$root.tmp"/x/lib/modules/* "$root.tmp"/x/usr/lib/modules/* 2>/dev/null | head -n 1 || true)
+	mods=$(find "$root.tmp"/x/lib/modules "$root.tmp"/x/usr/lib/modules -mindepth 1 -maxdepth 1 2>/dev/null | head -n 1)
 	[ -n "$mods" ] || { echo "vm: no modules in $pkg" >&2; return 1; }
 	kver=$(basename "$mods")
 	mkdir -p "$root.tmp/lib/modules"

@@ -8,7 +8,10 @@
 # bounded by that times the number of programs plus UIRQ_VM_BOOT_TIMEOUT (default 180).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-[ $# -eq 1 ] && [ -d "$1" ] || { echo "usage: scripts/vm/test.sh BUILD_DIR" >&2; exit 2; }
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: scripts/vm/test.sh BUILD_DIR" >&2
+	exit 2
+fi
 build=$(cd "$1" && pwd)
 out=$build/vm
 mkdir -p "$out"
@@ -22,7 +25,7 @@ done
 
 progs=() names=() bins=()
 for p in "$build"/tests/vm/vm-*; do
-	[ -f "$p" ] && [ -x "$p" ] || continue
+	if [ ! -f "$p" ] || [ ! -x "$p" ]; then continue; fi
 	progs+=("$p")
 	names+=("$(basename "$p")")
 done
