@@ -19,7 +19,10 @@
 static __thread struct {
 	int depth;
 	unsigned int n;
-	atomic_uint *words[MAX_DEFERRED_KICKS];
+	struct {
+		atomic_uint *word;
+		struct uirq_irq_desc *desc;
+	} held[MAX_DEFERRED_KICKS];
 } kicks;
 
 uirq_irqreturn_t irq_default_primary_handler(int irq, void *dev_id)
@@ -38,15 +41,25 @@ void irq_kick_flush(void)
 {
 	if (--kicks.depth > 0)
 		return;
-	for (unsigned int i = 0; i < kicks.n; i++)
-		uirq_futex_wake(kicks.words[i], 1);
+	for (unsigned int i = 0; i < kicks.n; i++) {
+		uirq_futex_wake(kicks.held[i].word, 1);
+		/* the action may go now: __synchronize_irq() waits for this */
+		atomic_fetch_sub_explicit(&kicks.held[i].desc->kicks_deferred, 1, memory_order_release);
+	}
 	kicks.n = 0;
 }
 
-void irq_thread_kick(struct uirq_irqaction *action)
+void irq_thread_kick(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
 	if (kicks.depth > 0 && kicks.n < MAX_DEFERRED_KICKS) {
-		kicks.words[kicks.n++] = &action->thread_flags;
+		/*
+		 * The wake outlives the hard irq that made it, and the futex
+		 * word is the action's: free_irq() must not free it before the
+		 * wake is done (the kernel holds a reference on the task).
+		 */
+		atomic_fetch_add_explicit(&desc->kicks_deferred, 1, memory_order_relaxed);
+		kicks.held[kicks.n].word = &action->thread_flags;
+		kicks.held[kicks.n++].desc = desc;
 		return;
 	}
 	uirq_futex_wake(&action->thread_flags, 1);
@@ -65,7 +78,7 @@ void __irq_wake_thread(struct uirq_irq_desc *desc, struct uirq_irqaction *action
 	atomic_fetch_or_explicit(&desc->threads_oneshot, action->thread_mask, memory_order_relaxed);
 	atomic_fetch_add(&desc->threads_active, 1);
 	if (old & IRQTF_SLEEPING)
-		irq_thread_kick(action);
+		irq_thread_kick(desc, action);
 }
 
 void wake_threads_waitq(struct uirq_irq_desc *desc)

@@ -137,10 +137,11 @@ struct uirq_irq_desc {
 	atomic_int threads_handled;
 	unsigned int threads_handled_last;
 	atomic_int threads_active;	/* futex word of synchronize_irq(): THREADS_* */
+	atomic_int kicks_deferred;	/* thread wakes a CPU holds until its hard irq is over (handle.c) */
 	int parent_irq;
 	_Atomic unsigned int last_unhandled;	/* ms, wrapping like 32-bit jiffies */
 	/* The raise block: written by the raiser and by the CPU that takes the raise. */
-	_Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
+	_Alignas(16) _Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
 	_Atomic unsigned char raised;	/* queued on a CPU (latch) */
 	_Atomic unsigned short kstat_n;	/* published after kstat: read it first */
 	_Atomic unsigned int irq_count;
@@ -258,8 +259,8 @@ uirq_irqreturn_t handle_irq_event(struct uirq_irq_desc *desc);
 uirq_irqreturn_t handle_irq_event_percpu(struct uirq_irq_desc *desc);
 /* Set RUNTHREAD and account the thread; the futex wake may be deferred to irq exit. */
 void __irq_wake_thread(struct uirq_irq_desc *desc, struct uirq_irqaction *action);
-/* The futex wake of a thread whose RUNTHREAD was just set. */
-void irq_thread_kick(struct uirq_irqaction *action);
+/* The futex wake of a thread of desc whose RUNTHREAD was just set. */
+void irq_thread_kick(struct uirq_irq_desc *desc, struct uirq_irqaction *action);
 /* Defer kicks made while a lock is held or in hard-irq context; flush runs them. */
 void irq_kick_defer_begin(void);
 void irq_kick_flush(void);

@@ -57,9 +57,19 @@ static void wait_for_threads(struct uirq_irq_desc *desc)
 	atomic_fetch_sub(&desc->threads_active, THREADS_WAITER);
 }
 
+/* A CPU's wakes of this line's threads, held until its hard irq was over, are done. */
+static void wait_for_kicks(struct uirq_irq_desc *desc)
+{
+	unsigned int round = 0;
+
+	while (atomic_load_explicit(&desc->kicks_deferred, memory_order_acquire))
+		uirq_backoff(&round);
+}
+
 static void __synchronize_irq(struct uirq_irq_desc *desc)
 {
 	__synchronize_hardirq(desc);
+	wait_for_kicks(desc);
 	wait_for_threads(desc);
 }
 
@@ -231,12 +241,12 @@ static uirq_irqreturn_t irq_nested_primary_handler(int irq, void *dev_id)
 	return UIRQ_IRQ_NONE;
 }
 
-static void irq_set_thread_affinity(struct uirq_irqaction *action)
+static void irq_set_thread_affinity(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
 	if (!action || !action->has_thread)
 		return;
 	if (atomic_fetch_or(&action->thread_flags, IRQTF_AFFINITY) & IRQTF_SLEEPING)
-		irq_thread_kick(action);
+		irq_thread_kick(desc, action);
 }
 
 /* The thread follows its line's CPU: the host core that CPU is pinned to, else anywhere. */
@@ -831,8 +841,8 @@ static void set_affinity_locked(struct uirq_irq_desc *desc, bool set, uint64_t c
 	old = atomic_load(&desc->cpu);
 	atomic_store(&desc->cpu, (unsigned short)cpu);
 	for_each_action_of_desc(desc, action) {
-		irq_set_thread_affinity(action);
-		irq_set_thread_affinity(action->secondary);
+		irq_set_thread_affinity(desc, action);
+		irq_set_thread_affinity(desc, action->secondary);
 	}
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 	irq_kick_flush();
