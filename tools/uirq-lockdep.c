@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "self-path.h"
+
 /* Exit statuses, as a shell uses them. */
 #define EXIT_USAGE	2
 #define EXIT_NOEXEC	126	/* found but cannot be run under the validator */
@@ -58,34 +60,30 @@ static bool readable(const char *path)
 }
 
 /*
- * The preload library of this runner: the build tree's when the runner is the
- * build tree's (tests never pick up an old installation), else the installed
- * one only - an installed runner must not depend on a build tree that may be
- * gone or stale.  UIRQ_LOCKDEP_PRELOAD overrides both.  NULL: the message is out.
+ * The preload library of this runner, found from the runner's own folder:
+ * the installed library's place relative to bindir, else the build tree's
+ * relative to tools/ - so an installed runner never reaches into a build
+ * tree, nor a build-tree runner into an installation.  UIRQ_LOCKDEP_PRELOAD
+ * overrides both.  NULL: the message is out.
  */
 static const char *find_preload(void)
 {
-	static char self[PATH_MAX];
-	const char *env = getenv("UIRQ_LOCKDEP_PRELOAD"), *lib = UIRQ_LOCKDEP_INSTALLED_PRELOAD;
-	ssize_t n;
+	static char lib[PATH_MAX], built[PATH_MAX];
+	const char *env = getenv("UIRQ_LOCKDEP_PRELOAD");
 
 	if (env && *env) {
 		if (readable(env))
 			return env;
-		fprintf(stderr, "%s: UIRQ_LOCKDEP_PRELOAD=%s: %s (unset it to use %s)\n", prog_name, env,
-			strerror(errno), UIRQ_LOCKDEP_INSTALLED_PRELOAD);
+		fprintf(stderr, "%s: UIRQ_LOCKDEP_PRELOAD=%s: %s (unset it to use the installed one)\n", prog_name,
+			env, strerror(errno));
 		return NULL;
 	}
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0) {
-		self[n] = '\0';
-		if (strcmp(self, UIRQ_LOCKDEP_BUILD_RUNNER) == 0)
-			lib = UIRQ_LOCKDEP_BUILD_PRELOAD;
-	}
-	if (readable(lib))
+	if (self_path(UIRQ_LOCKDEP_INSTALLED_PRELOAD, false, lib, sizeof(lib)))
 		return lib;
-	fprintf(stderr, "%s: the preload library %s: %s (is uirq installed whole?)\n", prog_name, lib,
-		strerror(errno));
+	if (self_path(UIRQ_LOCKDEP_BUILD_PRELOAD, false, built, sizeof(built)))
+		return built;
+	fprintf(stderr, "%s: no preload library at %s (installed) nor %s (build tree): is uirq installed whole?\n",
+		prog_name, lib, built);
 	return NULL;
 }
 

@@ -11,7 +11,8 @@
 #   - uirq.pc asks for no other package's .pc file (a shared link needs
 #     neither libevdev's nor libdw's headers);
 #   - examples/threaded_irq.c builds with `pkg-config uirq` against that tree
-#     and runs on the installed library.
+#     and runs on the installed library;
+#   - the installed tools find what they run in the installed tree only.
 # TAP on stdout.  Usage: installed.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 
@@ -99,5 +100,24 @@ if [ "$rc" -eq 0 ] && grep -q '^3 events, 3 handled$' <<<"$out" && grep -q "$des
 else
 	not_ok "the example runs on the installed library (exit $rc)"
 	{ echo "$out"; echo "$libs"; } | diag
+fi
+
+# The installed tools stand on their own: irqsim --lockdep-demo runs the
+# installed uirq-lockdep on the installed example, with the installed preload
+# library, and no process of it loads anything from the build tree.
+irqsim=$(find "$dest/root" -path '*/bin/irqsim' | head -n 1)
+if [ -n "$irqsim" ]; then
+	out=$(LD_LIBRARY_PATH=$(dirname "$lib") LD_DEBUG=libs "$irqsim" --lockdep-demo 2>&1)
+	rc=$?
+	from_build=$(grep -F "$(cd "$build" && pwd)" <<<"$out" | head -n 3)
+	if [ "$rc" -eq 0 ] && grep -q 'WARNING: possible circular locking dependency detected' <<<"$out" &&
+		grep -q "calling init: $dest/root/.*/libuirq-lockdep-preload.so" <<<"$out" && [ -z "$from_build" ]; then
+		ok "the installed irqsim --lockdep-demo runs the installed uirq-lockdep and preload library only"
+	else
+		not_ok "the installed irqsim --lockdep-demo runs the installed uirq-lockdep and preload library only (exit $rc)"
+		{ echo "$from_build"; grep -v '^ *[0-9]*:' <<<"$out" | tail -n 20; } | diag
+	fi
+else
+	not_ok "irqsim is installed"
 fi
 echo "1..$n"

@@ -20,6 +20,7 @@
 #include "irqsim.h"
 #include "uirq/irq.h"
 #include "watchdog.h"
+#include "../self-path.h"
 
 
 static void usage(FILE *f)
@@ -105,23 +106,27 @@ static int bad(const char *fmt, const char *arg)
 	return IRQSIM_EXIT_USAGE;
 }
 
-/* The build tree's runner and example when irqsim is the build tree's, else the installed ones only. */
+/*
+ * The installed runner and example next to an installed irqsim, else the
+ * build tree's next to a built one (both found from irqsim's own folder).
+ */
 static int lockdep_demo(void)
 {
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	bool built = n > 0 && (self[n] = '\0', !strcmp(self, IRQSIM_BUILD_SELF));
-	char *const argv[] = { (char *)(built ? IRQSIM_BUILD_RUNNER : IRQSIM_INSTALLED_RUNNER),
-			       (char *)(built ? IRQSIM_BUILD_ABBA : IRQSIM_INSTALLED_ABBA), NULL };
+	char runner[4096], abba[4096];
 
-	if (access(argv[1], X_OK)) {
-		fprintf(stderr, "irqsim: cannot run the example %s: %s (built with -Dlockdep=true?)\n", argv[1],
-			strerror(errno));
-		return IRQSIM_EXIT_USAGE;
+	if (!self_path(IRQSIM_INSTALLED_RUNNER, true, runner, sizeof(runner)) ||
+	    !self_path(IRQSIM_INSTALLED_ABBA, true, abba, sizeof(abba))) {
+		if (!self_path(IRQSIM_BUILD_RUNNER, true, runner, sizeof(runner)) ||
+		    !self_path(IRQSIM_BUILD_ABBA, true, abba, sizeof(abba))) {
+			fprintf(stderr, "irqsim: --lockdep-demo needs uirq-lockdep and its example, installed or built "
+				"(-Dlockdep=true); not found: %s, %s\n", runner, abba);
+			return IRQSIM_EXIT_USAGE;
+		}
 	}
+	char *const argv[] = { runner, abba, NULL };
+
 	execv(argv[0], argv);
-	fprintf(stderr, "irqsim: cannot run %s %s: %s (built with -Dlockdep=true?)\n", argv[0], argv[1],
-		strerror(errno));
+	fprintf(stderr, "irqsim: cannot run %s %s: %s\n", argv[0], argv[1], strerror(errno));
 	return IRQSIM_EXIT_USAGE;
 }
 
