@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The core's printk: the kernel's messages on stderr, one write per message. */
+/* The core's printk: the kernel's messages, one message at a time, through the log (log.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "internals.h"
+#include "uirq/printk.h"
 
+/* The core's messages ("nobody cared", WARN) go where every message goes: the log's sink, else stderr. */
 void uirq_printk(const char *fmt, ...)
 {
 	char buf[1024];
@@ -21,8 +23,7 @@ void uirq_printk(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fputs(buf, stderr);
-	fflush(stderr);
+	uirq_log_printk("%s", buf);
 }
 
 void uirq_warn(const char *file, int line, const char *func, const char *fmt, ...)

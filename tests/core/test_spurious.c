@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "uirq/printk.h"
 #include "testchip.h"
 #include "uirq/context.h"
 
@@ -62,6 +63,36 @@ Test(core_spurious, nobody_cared_disables_after_100000, .timeout = 60)
 	/* A new request gives it another chance. */
 	cr_assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
 	cr_assert(uirq_irq_is_enabled(irq));
+	uirq_free_irq(irq, &dev_a);
+	tc_teardown();
+}
+
+static char sunk[4096];
+
+static void sink(const char *msg, void *arg)
+{
+	(void)arg;
+	strncat(sunk, msg, sizeof(sunk) - strlen(sunk) - 1);
+}
+
+/* The core's own messages reach the sink a program installs, like every other message. */
+Test(core_spurious, nobody_cared_reaches_the_log_sink, .timeout = 60)
+{
+	tc_setup(1, false, false, uirq_handle_edge_irq);
+	unsigned int irq = tc_irq(0);
+	char want[96];
+
+	cr_assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
+	sunk[0] = '\0';
+	uirq_log_set_sink(sink, NULL);
+	tc_capture_begin();
+	storm(irq, 100000);
+	const char *out = tc_capture_end();
+
+	uirq_log_set_sink(NULL, NULL);
+	snprintf(want, sizeof(want), "irq %u: nobody cared", irq);
+	cr_assert(strstr(sunk, want), "not in the sink: \"%s\"", sunk);
+	cr_assert_null(strstr(out, want), "on stderr as well: %s", out);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
