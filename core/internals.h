@@ -20,6 +20,7 @@
 #include "uirq/irq.h"
 #include "uirq/mutex.h"
 #include "uirq/spinlock.h"
+#include "../lib/lib.h"
 
 /*
  * Everything declared below is shared between the files of core/ and no
@@ -222,12 +223,6 @@ __attribute__((format(printf, 1, 2))) void uirq_printk(const char *fmt, ...);
 __attribute__((format(printf, 4, 5)))
 void uirq_warn(const char *file, int line, const char *func, const char *fmt, ...);
 #define UIRQ_WARN(...) uirq_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)
-/* A function's symbol name (%ps), or its address. */
-const char *uirq_symbol(const void *fn, char *buf, size_t len);
-/* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */
-const char *uirq_symbol_name(const void *fn, char *buf, size_t len);
-/* Milliseconds since an arbitrary start (jiffies at HZ=1000). */
-unsigned long uirq_jiffies(void);
 
 /* ---- irqdesc.c ---- */
 struct uirq_irq_desc *irq_to_desc(unsigned int irq);
@@ -273,8 +268,6 @@ void __enable_irq(struct uirq_irq_desc *desc);
 int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type);
 void irq_finalize_oneshot(struct uirq_irq_desc *desc, struct uirq_irqaction *action);
 bool irq_wait_for_poll(struct uirq_irq_desc *desc);
-/* Sleep a little, escalating (never spin: an RT thread would starve the one it waits for). */
-void uirq_backoff(unsigned int *round);
 
 void irq_update_effective_affinity(struct uirq_irq_desc *desc);
 
@@ -364,10 +357,6 @@ static inline void irq_trace(enum uirq_irq_trace_point point, unsigned int irq, 
 	if (__builtin_expect(atomic_load_explicit(&irq_trace_fn, memory_order_relaxed) != NULL, 0))
 		irq_trace_call(point, irq, name);
 }
-
-/* ---- futex helpers ---- */
-void uirq_futex_wait(void *addr, unsigned int val);
-void uirq_futex_wake(void *addr, int nr);
 
 #pragma GCC visibility pop
 

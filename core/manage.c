@@ -27,7 +27,6 @@
 
 /* ---- disable, enable, synchronize ---- */
 
-void uirq_backoff(unsigned int *round);
 
 static void __synchronize_hardirq(struct uirq_irq_desc *desc)
 {

@@ -7,9 +7,9 @@
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
 #include "lockdep_symbols.h"
+#include "../lib/lib.h"
 
 #include <dlfcn.h>
-#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +18,6 @@
 #include <unistd.h>
 
 /* ---- lockdep's own locks: a three-state futex lock (0 free, 1 taken, 2 contended) ---- */
-
-static void futex(_Atomic int *word, int op, int val)
-{
-	syscall(SYS_futex, (int *)word, op, val, NULL, NULL, 0);
-}
 
 void raw_futex_lock(struct raw_futex *l)
 {
@@ -34,7 +29,7 @@ void raw_futex_lock(struct raw_futex *l)
 	if (c != 2)
 		c = atomic_exchange_explicit(&l->word, 2, memory_order_acquire);
 	while (c != 0) {
-		futex(&l->word, FUTEX_WAIT_PRIVATE, 2);
+		uirq_futex_wait(&l->word, 2);
 		c = atomic_exchange_explicit(&l->word, 2, memory_order_acquire);
 	}
 }
@@ -50,7 +45,7 @@ bool raw_futex_trylock(struct raw_futex *l)
 void raw_futex_unlock(struct raw_futex *l)
 {
 	if (atomic_exchange_explicit(&l->word, 0, memory_order_release) == 2)
-		futex(&l->word, FUTEX_WAKE_PRIVATE, 1);
+		uirq_futex_wake(&l->word, 1);
 }
 
 static struct raw_futex graph_lock_word;

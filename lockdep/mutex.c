@@ -2,25 +2,12 @@
 /* Sleeping mutexes: might_sleep and lockdep around a futex lock. */
 #include "uirq/mutex.h"
 
-#include <linux/futex.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
 #include "uirq/might_sleep.h"
+#include "../lib/lib.h"
 
 #define IP ((unsigned long)__builtin_return_address(0))
 
 enum { UNLOCKED, LOCKED, CONTENDED };
-
-static void futex_wait(atomic_int *addr, int val)
-{
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
-}
-
-static void futex_wake(atomic_int *addr, int nr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
-}
 
 static int cmpxchg(atomic_int *v, int old, int new)
 {
@@ -38,7 +25,7 @@ static void raw_lock(atomic_int *state)
 	if (c != CONTENDED)
 		c = atomic_exchange_explicit(state, CONTENDED, memory_order_acquire);
 	while (c != UNLOCKED) {
-		futex_wait(state, CONTENDED);
+		uirq_futex_wait(state, CONTENDED);
 		c = atomic_exchange_explicit(state, CONTENDED, memory_order_acquire);
 	}
 }
@@ -52,7 +39,7 @@ static void raw_unlock(atomic_int *state)
 		if (atomic_compare_exchange_weak_explicit(state, &old, UNLOCKED,
 							  memory_order_release, memory_order_relaxed)) {
 			if (old == CONTENDED)
-				futex_wake(state, 1);
+				uirq_futex_wake(state, 1);
 			return;
 		}
 	}

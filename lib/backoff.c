@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+/* Waiting for another thread to finish something short: pause first, then sleep longer and longer. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <time.h>
+
+#include "lib.h"
+
+void uirq_backoff(unsigned int *round)
+{
+	if (*round < 50) {
+		(*round)++;
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+		return;
+	}
+	struct timespec ts = { 0, *round < 200 ? 20000 : 200000 };
+
+	(*round)++;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small helpers every layer above may use - the futex calls, a waiting
+ * back-off, jiffies, symbol names - as the kernel keeps such things in
+ * lib/ and kernel/: one copy, shared by lockdep and genirq alike (and built
+ * into the lockdep preload library with them).  Hidden: not the library's
+ * API.
+ */
+#ifndef UIRQ_LIB_H
+#define UIRQ_LIB_H
+
+#include <stddef.h>
+
+#pragma GCC visibility push(hidden)
+
+/* FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE on a 32-bit word; waits return on any wake or signal. */
+void uirq_futex_wait(void *addr, unsigned int val);
+void uirq_futex_wake(void *addr, int nr);
+
+/* Wait a little, escalating: pause, then sleep (never spin long: an RT thread would starve the one it waits for). */
+void uirq_backoff(unsigned int *round);
+
+/* Milliseconds since an arbitrary start (jiffies at HZ=1000). */
+unsigned long uirq_jiffies(void);
+
+/* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */
+const char *uirq_symbol_name(const void *fn, char *buf, size_t len);
+/* A function's symbol name (%ps), or its address. */
+const char *uirq_symbol(const void *fn, char *buf, size_t len);
+
+#pragma GCC visibility pop
+
+#endif
