@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* main() of every test executable: one Check suite per Test() suite, one case per test. */
+/* main() of every test executable: one Check suite per UIRQ_TEST() suite, one case per test. */
 #include "harness.h"
 
 #include <dirent.h>
@@ -27,6 +27,31 @@ const char *uirq_test_message(const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	return buf;
+}
+
+void uirq_test_fmt_s(char *buf, size_t len, long long v)
+{
+	snprintf(buf, len, "%lld", v);
+}
+
+void uirq_test_fmt_u(char *buf, size_t len, unsigned long long v)
+{
+	snprintf(buf, len, v < 10 ? "%llu" : "%llu (0x%llx)", v, v);
+}
+
+void uirq_test_fmt_f(char *buf, size_t len, long double v)
+{
+	snprintf(buf, len, "%Lg", v);
+}
+
+void uirq_test_fmt_p(char *buf, size_t len, const volatile void *v)
+{
+	snprintf(buf, len, "%p", (const void *)v);
+}
+
+bool uirq_test_str_eq(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
 }
 
 static Suite *suite_for(SRunner **sr, Suite **made, const char **names, int *n, const char *name)

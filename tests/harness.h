@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The test harness: Check (libcheck) runs every test in its own forked
- * process with its own timeout.  Tests are written in Criterion's spelling -
- * Test(suite, name, .timeout = N) and cr_assert*() - and registered at load
- * time, because Criterion itself cannot run under ThreadSanitizer (its
- * inheritable arena fails to map: Criterion issue #274) and the suite must.
+ * process with its own timeout.  A test is UIRQ_TEST(suite, name, .timeout =
+ * N, ...), registered at load time (no list to keep), and asserts with the
+ * assert_*() below, which print the values they compared.
  */
 #ifndef UIRQ_TESTS_HARNESS_H
 #define UIRQ_TESTS_HARNESS_H
@@ -13,7 +12,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* Options of a test, as designated initializers in Test(). */
+/* Options of a test, as designated initializers in UIRQ_TEST(). */
 struct uirq_test_opts {
 	double timeout;		/* seconds; 0: 10 (scaled by CK_TIMEOUT_MULTIPLIER) */
 	void (*init)(void);	/* runs in the test's process before it */
@@ -33,10 +32,10 @@ struct uirq_test {
 /* Format an assertion's optional message (printf-style) into a static buffer. */
 const char *uirq_test_message(const char *fmt, ...);
 
-/* Add a test to the run (Test() does it from a constructor). */
+/* Add a test to the run (UIRQ_TEST() does it from a constructor). */
 void uirq_test_register(struct uirq_test *t);
 
-#define Test(suite, name, ...)							\
+#define UIRQ_TEST(suite, name, ...)							\
 	static void suite##__##name(int _i CK_ATTRIBUTE_UNUSED);		\
 	static const TTest suite##__##name##_tt = { #name, suite##__##name, __FILE__, __LINE__ }; \
 	static const struct uirq_test_opts suite##__##name##_opts = { __VA_ARGS__ }; \
@@ -47,30 +46,102 @@ void uirq_test_register(struct uirq_test *t);
 	}									\
 	static void suite##__##name(int _i CK_ATTRIBUTE_UNUSED)
 
-/* A failed check names the expression; the optional message is a printf format literal. */
-#define uirq__check(cond, ...)						\
-	((cond) ? _mark_point(__FILE__, __LINE__)				\
-		: _ck_assert_failed(__FILE__, __LINE__, "Assertion '" #cond "' failed", "%s %s", \
-				    "'" #cond "' failed:", uirq_test_message("" __VA_ARGS__)))
+/*
+ * Assertions, in the project's own names, on Check's public ck_abort_msg().
+ * A failure names the expression and prints the values compared (integers
+ * in decimal, unsigned ones in hex too, pointers as addresses, floating
+ * point with %Lg); the optional last arguments are a printf format literal
+ * and its values, added after.  Each operand is evaluated once.
+ */
+void uirq_test_fmt_s(char *buf, size_t len, long long v);
+void uirq_test_fmt_u(char *buf, size_t len, unsigned long long v);
+void uirq_test_fmt_f(char *buf, size_t len, long double v);
+void uirq_test_fmt_p(char *buf, size_t len, const volatile void *v);
 
-#define cr_assert(cond, ...)		uirq__check((cond), ##__VA_ARGS__)
-#define cr_assert_not(cond, ...)	uirq__check(!(cond), ##__VA_ARGS__)
-#define cr_assert_eq(a, b, ...)		uirq__check((a) == (b), ##__VA_ARGS__)
-#define cr_assert_neq(a, b, ...)	uirq__check((a) != (b), ##__VA_ARGS__)
-#define cr_assert_lt(a, b, ...)		uirq__check((a) < (b), ##__VA_ARGS__)
-#define cr_assert_leq(a, b, ...)	uirq__check((a) <= (b), ##__VA_ARGS__)
-#define cr_assert_gt(a, b, ...)		uirq__check((a) > (b), ##__VA_ARGS__)
-#define cr_assert_geq(a, b, ...)	uirq__check((a) >= (b), ##__VA_ARGS__)
-#define cr_assert_null(p, ...)		uirq__check((p) == NULL, ##__VA_ARGS__)
-#define cr_assert_not_null(p, ...)	uirq__check((p) != NULL, ##__VA_ARGS__)
-#define cr_assert_str_eq(a, b, ...)	ck_assert_str_eq((a), (b))
-#define cr_assert_str_neq(a, b, ...)	ck_assert_str_ne((a), (b))
-#define cr_assert_fail(...)		ck_abort_msg("failed: " __VA_ARGS__)
-#define cr_expect			cr_assert
-#define cr_expect_not			cr_assert_not
-#define cr_expect_eq			cr_assert_eq
-#define cr_expect_neq			cr_assert_neq
-#define cr_log_info(...)		((void)0)
+#define uirq__fmt(buf, v)							\
+	_Generic((v),								\
+		_Bool: uirq_test_fmt_s, char: uirq_test_fmt_s, signed char: uirq_test_fmt_s, \
+		short: uirq_test_fmt_s, int: uirq_test_fmt_s, long: uirq_test_fmt_s, \
+		long long: uirq_test_fmt_s,					\
+		unsigned char: uirq_test_fmt_u, unsigned short: uirq_test_fmt_u,	\
+		unsigned int: uirq_test_fmt_u, unsigned long: uirq_test_fmt_u,	\
+		unsigned long long: uirq_test_fmt_u,				\
+		float: uirq_test_fmt_f, double: uirq_test_fmt_f, long double: uirq_test_fmt_f, \
+		default: uirq_test_fmt_p)(buf, sizeof(buf), (v))
+
+/* The user's message after the values, if there is one. */
+#define uirq__msg(...)	uirq_test_message("" __VA_ARGS__)
+
+/*
+ * Operands are copied (evaluated once), which makes an integer constant a
+ * variable: the signedness warning the comparison itself would not raise
+ * is silenced here.
+ */
+#define uirq__cmp(a, op, b, ...)						\
+	do {									\
+		_Pragma("GCC diagnostic push")					\
+		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"")		\
+		__auto_type uirq__a = (a);					\
+		__auto_type uirq__b = (b);					\
+		if (!(uirq__a op uirq__b)) {					\
+			char uirq__va[64], uirq__vb[64];			\
+			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
+										\
+			uirq__fmt(uirq__va, uirq__a);				\
+			uirq__fmt(uirq__vb, uirq__b);				\
+			ck_abort_msg("'%s' failed: %s is %s, %s is %s%s%s",	\
+				     #a " " #op " " #b, #a, uirq__va, #b, uirq__vb, \
+				     *uirq__m ? "; " : "", uirq__m);		\
+		}								\
+		_Pragma("GCC diagnostic pop")					\
+	} while (0)
+
+#define assert_true(cond, ...)							\
+	do {									\
+		if (!(cond)) {							\
+			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
+										\
+			ck_abort_msg("'%s' failed%s%s", #cond, *uirq__m ? ": " : "", uirq__m); \
+		}								\
+	} while (0)
+#define assert_false(cond, ...)		assert_true(!(cond), ##__VA_ARGS__)
+#define assert_eq(a, b, ...)		uirq__cmp(a, ==, b, ##__VA_ARGS__)
+#define assert_ne(a, b, ...)		uirq__cmp(a, !=, b, ##__VA_ARGS__)
+#define assert_lt(a, b, ...)		uirq__cmp(a, <, b, ##__VA_ARGS__)
+#define assert_le(a, b, ...)		uirq__cmp(a, <=, b, ##__VA_ARGS__)
+#define assert_gt(a, b, ...)		uirq__cmp(a, >, b, ##__VA_ARGS__)
+#define assert_ge(a, b, ...)		uirq__cmp(a, >=, b, ##__VA_ARGS__)
+#define uirq__null(p, want_null, ...)						\
+	do {									\
+		const volatile void *uirq__p = (p);				\
+										\
+		if ((uirq__p == NULL) != (want_null)) {				\
+			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
+										\
+			ck_abort_msg("'%s' is %p, expected %s%s%s", #p, (const void *)uirq__p, \
+				     (want_null) ? "NULL" : "not NULL", *uirq__m ? "; " : "", uirq__m); \
+		}								\
+	} while (0)
+#define assert_null(p, ...)		uirq__null(p, true, ##__VA_ARGS__)
+#define assert_not_null(p, ...)		uirq__null(p, false, ##__VA_ARGS__)
+
+/* Strings compared with strcmp(); NULL equals only NULL.  Both are printed. */
+bool uirq_test_str_eq(const char *a, const char *b);
+#define uirq__str(a, want, b, ...)						\
+	do {									\
+		const char *uirq__a = (a), *uirq__b = (b);			\
+										\
+		if (uirq_test_str_eq(uirq__a, uirq__b) != (want)) {		\
+			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
+										\
+			ck_abort_msg("'%s %s %s' failed: \"%s\" and \"%s\"%s%s", #a, (want) ? "==" : "!=", \
+				     #b, uirq__a ? uirq__a : "(null)", uirq__b ? uirq__b : "(null)", \
+				     *uirq__m ? "; " : "", uirq__m);		\
+		}								\
+	} while (0)
+#define assert_str_eq(a, b, ...)	uirq__str(a, true, b, ##__VA_ARGS__)
+#define assert_str_ne(a, b, ...)	uirq__str(a, false, b, ##__VA_ARGS__)
+#define assert_fail(...)		ck_abort_msg("failed: %s", uirq__msg(__VA_ARGS__))
 
 #include <stdbool.h>
 #include <sys/types.h>

@@ -11,32 +11,32 @@ static void on_hook(unsigned long ip) { (void)ip; ons++; }
 static void off_hook(unsigned long ip) { (void)ip; offs++; }
 static const struct uirq_context_hooks counting = { on_hook, off_hook };
 
-Test(context, starts_in_task_context, .timeout = 10)
+UIRQ_TEST(context, starts_in_task_context, .timeout = 10)
 {
-	cr_assert_not(uirq_irqs_disabled());
-	cr_assert_eq(uirq_preempt_count(), 0);
-	cr_assert(uirq_in_task());
-	cr_assert_not(uirq_in_atomic());
-	cr_assert_not(uirq_in_hardirq());
-	cr_assert_not(uirq_is_irq_thread());
+	assert_false(uirq_irqs_disabled());
+	assert_eq(uirq_preempt_count(), 0);
+	assert_true(uirq_in_task());
+	assert_false(uirq_in_atomic());
+	assert_false(uirq_in_hardirq());
+	assert_false(uirq_is_irq_thread());
 }
 
-Test(context, irq_save_restore_nests, .timeout = 10)
+UIRQ_TEST(context, irq_save_restore_nests, .timeout = 10)
 {
 	unsigned long outer = uirq_local_irq_save();
 
-	cr_assert(uirq_irqs_disabled());
-	cr_assert_not(uirq_irqs_disabled_flags(outer));
+	assert_true(uirq_irqs_disabled());
+	assert_false(uirq_irqs_disabled_flags(outer));
 	unsigned long inner = uirq_local_irq_save();
 
-	cr_assert(uirq_irqs_disabled_flags(inner));
+	assert_true(uirq_irqs_disabled_flags(inner));
 	uirq_local_irq_restore(inner);
-	cr_assert(uirq_irqs_disabled(), "inner restore must keep interrupts off");
+	assert_true(uirq_irqs_disabled(), "inner restore must keep interrupts off");
 	uirq_local_irq_restore(outer);
-	cr_assert_not(uirq_irqs_disabled());
+	assert_false(uirq_irqs_disabled());
 }
 
-Test(context, hooks_see_only_transitions, .timeout = 10)
+UIRQ_TEST(context, hooks_see_only_transitions, .timeout = 10)
 {
 	uirq_context_set_hooks(&counting);
 	uirq_local_irq_disable();
@@ -47,53 +47,53 @@ Test(context, hooks_see_only_transitions, .timeout = 10)
 	uirq_local_irq_enable();
 	uirq_local_irq_enable();
 	uirq_context_set_hooks(NULL);
-	cr_assert_eq(offs, 1);
-	cr_assert_eq(ons, 1);
+	assert_eq(offs, 1);
+	assert_eq(ons, 1);
 }
 
-Test(context, preempt_count_makes_atomic, .timeout = 10)
+UIRQ_TEST(context, preempt_count_makes_atomic, .timeout = 10)
 {
 	uirq_preempt_disable();
 	uirq_preempt_disable();
-	cr_assert(uirq_in_atomic());
-	cr_assert_eq(uirq_preempt_count(), 2);
-	cr_assert(uirq_in_task(), "preempt-disabled is still task context");
+	assert_true(uirq_in_atomic());
+	assert_eq(uirq_preempt_count(), 2);
+	assert_true(uirq_in_task(), "preempt-disabled is still task context");
 	uirq_preempt_enable();
 	uirq_preempt_enable();
-	cr_assert_not(uirq_in_atomic());
+	assert_false(uirq_in_atomic());
 }
 
-Test(context, preempt_underflow_is_refused, .timeout = 10)
+UIRQ_TEST(context, preempt_underflow_is_refused, .timeout = 10)
 {
 	uirq_preempt_enable();
-	cr_assert_eq(uirq_preempt_count(), 0);
+	assert_eq(uirq_preempt_count(), 0);
 }
 
-Test(context, hardirq_section, .timeout = 10)
+UIRQ_TEST(context, hardirq_section, .timeout = 10)
 {
 	uirq_local_irq_disable();
 	uirq_hardirq_enter();
-	cr_assert(uirq_in_hardirq());
-	cr_assert(uirq_in_interrupt());
-	cr_assert(uirq_in_atomic());
-	cr_assert_not(uirq_in_task());
-	cr_assert_eq(uirq_preempt_count(), UIRQ_HARDIRQ_OFFSET);
+	assert_true(uirq_in_hardirq());
+	assert_true(uirq_in_interrupt());
+	assert_true(uirq_in_atomic());
+	assert_false(uirq_in_task());
+	assert_eq(uirq_preempt_count(), UIRQ_HARDIRQ_OFFSET);
 	uirq_hardirq_enter();	/* nesting */
 	uirq_hardirq_exit();
-	cr_assert(uirq_in_hardirq());
+	assert_true(uirq_in_hardirq());
 	uirq_hardirq_exit();
-	cr_assert_not(uirq_in_hardirq());
-	cr_assert(uirq_irqs_disabled(), "leaving hard-irq does not enable interrupts");
+	assert_false(uirq_in_hardirq());
+	assert_true(uirq_irqs_disabled(), "leaving hard-irq does not enable interrupts");
 	uirq_local_irq_enable();
 }
 
-Test(context, hardirq_enter_forces_irqs_off, .timeout = 10)
+UIRQ_TEST(context, hardirq_enter_forces_irqs_off, .timeout = 10)
 {
 	uirq_hardirq_enter();
-	cr_assert(uirq_irqs_disabled());
+	assert_true(uirq_irqs_disabled());
 	uirq_hardirq_exit();
 	uirq_hardirq_exit();	/* unbalanced: warned, count stays sane */
-	cr_assert_eq(uirq_preempt_count(), 0);
+	assert_eq(uirq_preempt_count(), 0);
 }
 
 static void *other_thread(void *arg)
@@ -102,7 +102,7 @@ static void *other_thread(void *arg)
 	return (void *)(unsigned long)(uirq_irqs_disabled() | uirq_in_atomic() << 1 | uirq_is_irq_thread() << 2);
 }
 
-Test(context, state_is_per_thread, .timeout = 10)
+UIRQ_TEST(context, state_is_per_thread, .timeout = 10)
 {
 	pthread_t t;
 	void *ret;
@@ -110,10 +110,10 @@ Test(context, state_is_per_thread, .timeout = 10)
 	uirq_local_irq_disable();
 	uirq_preempt_disable();
 	uirq_set_irq_thread(true);
-	cr_assert(uirq_is_irq_thread());
-	cr_assert_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
-	cr_assert_eq(pthread_join(t, &ret), 0);
-	cr_assert_eq((unsigned long)ret, 0, "a new thread starts in clean task context");
+	assert_true(uirq_is_irq_thread());
+	assert_eq(pthread_create(&t, NULL, other_thread, NULL), 0);
+	assert_eq(pthread_join(t, &ret), 0);
+	assert_eq((unsigned long)ret, 0, "a new thread starts in clean task context");
 	uirq_set_irq_thread(false);
 	uirq_preempt_enable();
 	uirq_local_irq_enable();

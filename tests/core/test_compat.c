@@ -46,34 +46,34 @@ static irqreturn_t slow(int irq, void *dev)
 	return IRQ_HANDLED;
 }
 
-Test(core_compat, kernel_style_driver, .timeout = 20)
+UIRQ_TEST(core_compat, kernel_style_driver, .timeout = 20)
 {
 	static int host, dev;
 
-	cr_assert_eq(uirq_cpus_start(NULL), 0);
+	assert_eq(uirq_cpus_start(NULL), 0);
 	struct irq_domain *d = irq_domain_add_linear(NULL, 4, &my_ops, &host);
 
-	cr_assert_not_null(d);
+	assert_not_null(d);
 	unsigned int virq = irq_create_mapping(d, 2);
 
-	cr_assert_neq(virq, 0u);
-	cr_assert_eq(irq_find_mapping(d, 2), virq);
-	cr_assert_eq(atomic_load(&maps), 1);
-	cr_assert_eq(irq_get_chip_data(virq), (void *)&host);
-	cr_assert_eq(irqd_to_hwirq(irq_get_irq_data(virq)), 2ul);
-	cr_assert_eq(request_threaded_irq(virq, quick, slow, IRQF_ONESHOT, "compat", &dev), 0);
+	assert_ne(virq, 0u);
+	assert_eq(irq_find_mapping(d, 2), virq);
+	assert_eq(atomic_load(&maps), 1);
+	assert_eq(irq_get_chip_data(virq), (void *)&host);
+	assert_eq(irqd_to_hwirq(irq_get_irq_data(virq)), 2ul);
+	assert_eq(request_threaded_irq(virq, quick, slow, IRQF_ONESHOT, "compat", &dev), 0);
 	uirq_irq_raise(virq);
 	for (int i = 0; i < 20000 && !atomic_load(&thread_runs); i++)
 		usleep(100);
 	synchronize_irq(virq);
-	cr_assert_eq(atomic_load(&thread_runs), 1);
-	cr_assert_eq(atomic_load(&masks), 1);
-	cr_assert_eq(atomic_load(&unmasks), 2);
+	assert_eq(atomic_load(&thread_runs), 1);
+	assert_eq(atomic_load(&masks), 1);
+	assert_eq(atomic_load(&unmasks), 2);
 	disable_irq(virq);
 	enable_irq(virq);
-	cr_assert_str_eq(free_irq(virq, &dev), "compat");
+	assert_str_eq(free_irq(virq, &dev), "compat");
 	irq_dispose_mapping(virq);
-	cr_assert_eq(irq_find_mapping(d, 2), 0u);
+	assert_eq(irq_find_mapping(d, 2), 0u);
 	irq_domain_remove(d);
 	uirq_cpus_stop();
 }

@@ -33,7 +33,7 @@ static pid_t cpu_tid(unsigned int cpu)
 		if (tid < 0)
 			usleep(500);
 	}
-	cr_assert_gt(tid, 0, "no task %s", comm);
+	assert_gt(tid, 0, "no task %s", comm);
 	return tid;
 }
 
@@ -41,7 +41,7 @@ static cpu_set_t affinity_of(pid_t tid)
 {
 	cpu_set_t set;
 
-	cr_assert_eq(sched_getaffinity(tid, sizeof(set), &set), 0);
+	assert_eq(sched_getaffinity(tid, sizeof(set), &set), 0);
 	return set;
 }
 
@@ -51,27 +51,27 @@ static void pin_self(int core)
 
 	CPU_ZERO(&set);
 	CPU_SET(core, &set);
-	cr_assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+	assert_eq(sched_setaffinity(0, sizeof(set), &set), 0);
 }
 
 /* ---- pinning is explicit ---- */
 
-Test(core_cpu, zero_initialised_config_pins_nothing, .timeout = 20)
+UIRQ_TEST(core_cpu, zero_initialised_config_pins_nothing, .timeout = 20)
 {
 	struct uirq_cpu_config cfg = { .nr_cpus = 2 };	/* pin[] all 0: must not mean "core 0" */
 	cpu_set_t proc = affinity_of(0);
 
-	cr_assert_eq(uirq_cpus_start(&cfg), 0);
+	assert_eq(uirq_cpus_start(&cfg), 0);
 	for (unsigned int cpu = 0; cpu < 2; cpu++) {
 		cpu_set_t set = affinity_of(cpu_tid(cpu));
 
-		cr_assert(CPU_EQUAL(&set, &proc), "cpu%u pinned (%d cores allowed of %d)", cpu, CPU_COUNT(&set),
+		assert_true(CPU_EQUAL(&set, &proc), "cpu%u pinned (%d cores allowed of %d)", cpu, CPU_COUNT(&set),
 			  CPU_COUNT(&proc));
 	}
 	uirq_cpus_stop();
 }
 
-Test(core_cpu, unpinned_cpu_ignores_the_callers_pinning, .timeout = 20)
+UIRQ_TEST(core_cpu, unpinned_cpu_ignores_the_callers_pinning, .timeout = 20)
 {
 	if (online_cores() < 2)
 		return;
@@ -81,7 +81,7 @@ Test(core_cpu, unpinned_cpu_ignores_the_callers_pinning, .timeout = 20)
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	cpu_set_t set = affinity_of(cpu_tid(0));
 
-	cr_assert(CPU_EQUAL(&set, &proc), "the CPU inherited the caller's pinning (%d cores)", CPU_COUNT(&set));
+	assert_true(CPU_EQUAL(&set, &proc), "the CPU inherited the caller's pinning (%d cores)", CPU_COUNT(&set));
 	tc_teardown();
 }
 
@@ -105,7 +105,7 @@ static bool affinity_is(void *arg)
 	return !sched_getaffinity(w->tid, sizeof(set), &set) && CPU_EQUAL(&set, &w->mask);
 }
 
-Test(core_cpu, unpinned_handler_thread_ignores_the_requesters_pinning, .timeout = 20)
+UIRQ_TEST(core_cpu, unpinned_handler_thread_ignores_the_requesters_pinning, .timeout = 20)
 {
 	if (online_cores() < 2)
 		return;
@@ -116,20 +116,20 @@ Test(core_cpu, unpinned_handler_thread_ignores_the_requesters_pinning, .timeout 
 	unsigned int irq = tc_irq(4);
 	char comm[32];
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, nop_thread, UIRQF_ONESHOT, "unpin", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, nop_thread, UIRQF_ONESHOT, "unpin", &dev_a), 0);
 	snprintf(comm, sizeof(comm), "irq/%u-unpin", irq);
 	for (int i = 0; i < 2000 && w.tid < 0; i++) {
 		w.tid = harness_find_task(comm, false);
 		if (w.tid < 0)
 			usleep(500);
 	}
-	cr_assert_gt(w.tid, 0);
-	cr_assert(tc_wait(affinity_is, &w, 2000), "the handler thread inherited the requester's pinning");
+	assert_gt(w.tid, 0);
+	assert_true(tc_wait(affinity_is, &w, 2000), "the handler thread inherited the requester's pinning");
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
 
-Test(core_cpu, pin_outside_the_callers_affinity, .timeout = 20)
+UIRQ_TEST(core_cpu, pin_outside_the_callers_affinity, .timeout = 20)
 {
 	if (online_cores() < 2)
 		return;
@@ -140,16 +140,16 @@ Test(core_cpu, pin_outside_the_callers_affinity, .timeout = 20)
 	pin_self(0);
 	struct uirq_cpu_config cfg = { .nr_cpus = 2, .pinned = true, .pin = { 1, -1 } };
 
-	cr_assert_eq(uirq_cpus_start(&cfg), 0, "core 1 is the process's even if the caller is on core 0");
+	assert_eq(uirq_cpus_start(&cfg), 0, "core 1 is the process's even if the caller is on core 0");
 	cpu_set_t set = affinity_of(cpu_tid(0));
 
-	cr_assert(CPU_COUNT(&set) == 1 && CPU_ISSET(1, &set), "cpu0 on core 1");
+	assert_true(CPU_COUNT(&set) == 1 && CPU_ISSET(1, &set), "cpu0 on core 1");
 	set = affinity_of(cpu_tid(1));
-	cr_assert(CPU_EQUAL(&set, &proc), "pin -1: cpu1 not pinned");
+	assert_true(CPU_EQUAL(&set, &proc), "pin -1: cpu1 not pinned");
 	uirq_cpus_stop();
 }
 
-Test(core_cpu, bad_pins_are_einval, .timeout = 20)
+UIRQ_TEST(core_cpu, bad_pins_are_einval, .timeout = 20)
 {
 	struct uirq_cpu_config cfg = { .nr_cpus = 1, .pinned = true };
 	const int bad[] = { -2, CPU_SETSIZE, 100000, 1000 };
@@ -158,17 +158,17 @@ Test(core_cpu, bad_pins_are_einval, .timeout = 20)
 		if (bad[i] == 1000 && online_cores() > 1000)
 			continue;
 		cfg.pin[0] = bad[i];
-		cr_assert_eq(uirq_cpus_start(&cfg), -EINVAL, "pin %d", bad[i]);
-		cr_assert_eq(uirq_num_cpus(), 0u);
+		assert_eq(uirq_cpus_start(&cfg), -EINVAL, "pin %d", bad[i]);
+		assert_eq(uirq_num_cpus(), 0u);
 	}
 	cfg.nr_cpus = UIRQ_MAX_CPUS + 1;
 	cfg.pin[0] = -1;
-	cr_assert_eq(uirq_cpus_start(&cfg), -EINVAL);
+	assert_eq(uirq_cpus_start(&cfg), -EINVAL);
 	/* Not pinned: pin[] is not even looked at. */
 	struct uirq_cpu_config loose = { .nr_cpus = 1, .pin = { -7 } };
 
-	cr_assert_eq(uirq_cpus_start(&loose), 0);
-	cr_assert_eq(uirq_num_cpus(), 1u);
+	assert_eq(uirq_cpus_start(&loose), 0);
+	assert_eq(uirq_num_cpus(), 1u);
 	uirq_cpus_stop();
 }
 
@@ -187,22 +187,22 @@ static uirq_irqreturn_t kstat_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_cpu, kstat_from_hardirq_context, .timeout = 20)
+UIRQ_TEST(core_cpu, kstat_from_hardirq_context, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(2);
 
-	cr_assert_eq(uirq_request_irq(irq, kstat_primary, 0, "kstat", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, kstat_primary, 0, "kstat", &dev_a), 0);
 	for (int i = 1; i <= 5; i++) {
 		tc_edge(irq);
-		cr_assert(tc_wait_atomic_ge(&kstat_runs, i, 2000));
+		assert_true(tc_wait_atomic_ge(&kstat_runs, i, 2000));
 		/* The flow counts the interrupt before it runs the handlers. */
-		cr_assert_eq(atomic_load(&seen_total), (unsigned long)i);
-		cr_assert_eq(atomic_load(&seen_cpu0), (unsigned long)i);
+		assert_eq(atomic_load(&seen_total), (unsigned long)i);
+		assert_eq(atomic_load(&seen_cpu0), (unsigned long)i);
 	}
-	cr_assert_eq(uirq_kstat_irqs(irq), 5ul);
-	cr_assert_eq(uirq_kstat_irqs_cpu(irq, 7), 0ul, "a CPU that does not exist");
-	cr_assert_eq(uirq_kstat_irqs(60000), 0ul, "an irq that does not exist");
+	assert_eq(uirq_kstat_irqs(irq), 5ul);
+	assert_eq(uirq_kstat_irqs_cpu(irq, 7), 0ul, "a CPU that does not exist");
+	assert_eq(uirq_kstat_irqs(60000), 0ul, "an irq that does not exist");
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();	/* asserts: no lockdep / might_sleep report */
 }
@@ -230,7 +230,7 @@ static void *kstat_reader(void *arg)
 
 		for (unsigned int c = 0; c < 4; c++)
 			per += uirq_kstat_irqs_cpu(reader_irq, c);
-		cr_assert_geq(v, last, "counts only grow");
+		assert_ge(v, last, "counts only grow");
 		last = v;
 		(void)per;
 	}
@@ -251,47 +251,47 @@ static void *kstat_reader(void *arg)
  * the action before the unlocked walk of the chain), and kstat stays one
  * above the handler runs for good.
  */
-Test(core_cpu, kstat_reads_race_cpu_restarts, .timeout = 60)
+UIRQ_TEST(core_cpu, kstat_reads_race_cpu_restarts, .timeout = 60)
 {
 	int irq = uirq_irq_alloc_descs(-1, 1, 1);
 	pthread_t t;
 
-	cr_assert_gt(irq, 0);
+	assert_gt(irq, 0);
 	tc_count_reports();
 	reader_irq = (unsigned int)irq;
 	uirq_irq_set_chip_and_handler_name(reader_irq, &plain_chip, uirq_handle_simple_irq, "simple");
-	cr_assert_eq(pthread_create(&t, NULL, kstat_reader, NULL), 0);
+	assert_eq(pthread_create(&t, NULL, kstat_reader, NULL), 0);
 	unsigned long per_cpu[3] = { 0 };
 
 	for (unsigned int round = 0; round < 12; round++) {
 		struct uirq_cpu_config cfg = { .nr_cpus = round % 3 + 1 };
 		unsigned int cpu = round % cfg.nr_cpus;
 
-		cr_assert_eq(uirq_cpus_start(&cfg), 0);
-		cr_assert_eq(uirq_request_irq(reader_irq, plain_primary, 0, "plain", &dev_a), 0);
-		cr_assert_eq(uirq_irq_set_affinity(reader_irq, 1ull << cpu), 0);
+		assert_eq(uirq_cpus_start(&cfg), 0);
+		assert_eq(uirq_request_irq(reader_irq, plain_primary, 0, "plain", &dev_a), 0);
+		assert_eq(uirq_irq_set_affinity(reader_irq, 1ull << cpu), 0);
 		for (int i = 0; i < 200; i++) {
 			int want = atomic_load(&plain_handled) + 1;
 
-			cr_assert_eq(uirq_irq_raise(reader_irq), 0);
-			cr_assert(tc_wait_atomic_ge(&plain_handled, want, 10000), "round %u raise %d not handled", round, i);
+			assert_eq(uirq_irq_raise(reader_irq), 0);
+			assert_true(tc_wait_atomic_ge(&plain_handled, want, 10000), "round %u raise %d not handled", round, i);
 		}
 		per_cpu[cpu] += 200;
-		cr_assert_eq(uirq_kstat_irqs(reader_irq), (unsigned long)atomic_load(&plain_handled),
+		assert_eq(uirq_kstat_irqs(reader_irq), (unsigned long)atomic_load(&plain_handled),
 			     "round %u: kstat %lu handled %d", round, uirq_kstat_irqs(reader_irq),
 			     atomic_load(&plain_handled));
 		for (unsigned int c = 0; c < 3; c++)
-			cr_assert_eq(uirq_kstat_irqs_cpu(reader_irq, c), per_cpu[c], "round %u cpu%u: %lu, not %lu",
+			assert_eq(uirq_kstat_irqs_cpu(reader_irq, c), per_cpu[c], "round %u cpu%u: %lu, not %lu",
 				     round, c, uirq_kstat_irqs_cpu(reader_irq, c), per_cpu[c]);
 		uirq_free_irq(reader_irq, &dev_a);
 		uirq_cpus_stop();
 	}
 	atomic_store(&reader_stop, 1);
 	pthread_join(t, NULL);
-	cr_assert_eq(uirq_kstat_irqs(reader_irq), (unsigned long)atomic_load(&plain_handled));
+	assert_eq(uirq_kstat_irqs(reader_irq), (unsigned long)atomic_load(&plain_handled));
 	uirq_irq_set_chip_and_handler_name(reader_irq, NULL, NULL, NULL);
 	uirq_irq_free_descs(reader_irq, 1);
-	cr_assert_eq(atomic_load(&lockdep_reports), 0);
+	assert_eq(atomic_load(&lockdep_reports), 0);
 }
 
 /* ---- the adaptive poll of the pending queue ---- */
@@ -314,7 +314,7 @@ static long ctxt_switches(pid_t tid)
 	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
 	FILE *f = fopen(path, "r");
 
-	cr_assert_not_null(f);
+	assert_not_null(f);
 	while (fgets(line, sizeof(line), f))
 		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
 			break;
@@ -337,7 +337,7 @@ static double process_cpu_seconds(void)
  * without going to sleep (no doorbell, no wake-up).  Once the raises stop,
  * it stops polling: an idle CPU costs nothing.
  */
-Test(core_cpu, back_to_back_raises_are_polled_idle_cpu_sleeps, .timeout = 60)
+UIRQ_TEST(core_cpu, back_to_back_raises_are_polled_idle_cpu_sleeps, .timeout = 60)
 {
 	enum { N = 20000 };
 
@@ -347,8 +347,8 @@ Test(core_cpu, back_to_back_raises_are_polled_idle_cpu_sleeps, .timeout = 60)
 	tc_setup(2, true, false, uirq_handle_edge_irq);	/* cpu1 on core 1, the raiser on core 0 */
 	unsigned int irq = tc_irq(5);
 
-	cr_assert_eq(uirq_request_irq(irq, pp_primary, 0, "pp", &dev_a), 0);
-	cr_assert_eq(uirq_irq_set_affinity(irq, 0x2), 0);
+	assert_eq(uirq_request_irq(irq, pp_primary, 0, "pp", &dev_a), 0);
+	assert_eq(uirq_irq_set_affinity(irq, 0x2), 0);
 	pid_t tid = cpu_tid(1);
 	long sw0 = ctxt_switches(tid);
 
@@ -359,8 +359,8 @@ Test(core_cpu, back_to_back_raises_are_polled_idle_cpu_sleeps, .timeout = 60)
 	}
 	long sleeps = ctxt_switches(tid) - sw0;
 
-	cr_assert_lt(sleeps, N / 2, "the CPU slept %ld times for %d back-to-back raises", sleeps, N);
-	cr_assert_eq(uirq_kstat_irqs_cpu(irq, 1), (unsigned long)N);
+	assert_lt(sleeps, N / 2, "the CPU slept %ld times for %d back-to-back raises", sleeps, N);
+	assert_eq(uirq_kstat_irqs_cpu(irq, 1), (unsigned long)N);
 	/* Idle: no polling left. */
 	usleep(20000);
 	double c0 = process_cpu_seconds();
@@ -368,7 +368,7 @@ Test(core_cpu, back_to_back_raises_are_polled_idle_cpu_sleeps, .timeout = 60)
 	usleep(300000);
 	double used = process_cpu_seconds() - c0;
 
-	cr_assert_lt(used, 0.03, "idle uirq CPUs burnt %.3f s of CPU in 0.3 s", used);
+	assert_lt(used, 0.03, "idle uirq CPUs burnt %.3f s of CPU in 0.3 s", used);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }

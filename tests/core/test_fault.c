@@ -84,11 +84,11 @@ static void setup_bus(void)
 	long page = sysconf(_SC_PAGESIZE);
 	FILE *f = tmpfile();
 
-	cr_assert_not_null(f);
-	cr_assert_eq(ftruncate(fileno(f), page), 0);
+	assert_not_null(f);
+	assert_eq(ftruncate(fileno(f), page), 0);
 	void *p = mmap(NULL, (size_t)page * 2, PROT_READ, MAP_SHARED, fileno(f), 0);
 
-	cr_assert_neq(p, MAP_FAILED);
+	assert_ne(p, MAP_FAILED);
 	past_eof = (volatile char *)p + page;
 }
 
@@ -201,7 +201,7 @@ static void wait_killed(unsigned int irq, const char *name)
 
 	snprintf(line, sizeof(line), "genirq: irq %u: action \"%s\" killed by a fault in its thread_fn", irq,
 		 name);
-	cr_assert(tc_wait(logged_cond, line, 5000), "no report of the fault");
+	assert_true(tc_wait(logged_cond, line, 5000), "no report of the fault");
 }
 
 /* Another line, served by a healthy threaded handler, still delivers. */
@@ -211,7 +211,7 @@ static void other_line_works(unsigned int other, int times)
 
 	for (int i = 1; i <= times; i++) {
 		tc_set_level(other, true);
-		cr_assert(tc_wait_atomic_ge(&good_runs, base + i, 5000), "other line stopped delivering");
+		assert_true(tc_wait_atomic_ge(&good_runs, base + i, 5000), "other line stopped delivering");
 	}
 }
 
@@ -232,110 +232,110 @@ static void thread_fault_variant(enum fault f, const char *oops, const char *wha
 	unsigned int irq = tc_irq(0), other = tc_irq(1);
 	struct dead d = { irq, &dev_a };
 
-	cr_assert(uirq_irq_fault_containment());
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, bad_thread, UIRQF_ONESHOT, "faulty", &dev_a), 0);
-	cr_assert_eq(uirq_request_threaded_irq(other, NULL, good_thread, UIRQF_ONESHOT, "healthy", &dev_b), 0);
+	assert_true(uirq_irq_fault_containment());
+	assert_eq(uirq_request_threaded_irq(irq, NULL, bad_thread, UIRQF_ONESHOT, "faulty", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(other, NULL, good_thread, UIRQF_ONESHOT, "healthy", &dev_b), 0);
 	other_line_works(other, 1);
-	cr_assert(uirq_irq_is_enabled(irq));
-	cr_assert_not(uirq_irq_action_is_dead(irq, &dev_a));
+	assert_true(uirq_irq_is_enabled(irq));
+	assert_false(uirq_irq_action_is_dead(irq, &dev_a));
 
 	int unmasks = atomic_load(&tc_line_of(irq)->unmask);
 
 	tc_set_level(irq, true);
-	cr_assert(tc_wait(dead_cond, &d, 5000), "action not dead");
+	assert_true(tc_wait(dead_cond, &d, 5000), "action not dead");
 	wait_killed(irq, "faulty");
-	cr_assert_eq(atomic_load(&bad_runs), 1);
-	cr_assert_not(uirq_irq_is_enabled(irq), "line disabled");
-	cr_assert_eq(uirq_irq_get_depth(irq), 1u);
+	assert_eq(atomic_load(&bad_runs), 1);
+	assert_false(uirq_irq_is_enabled(irq), "line disabled");
+	assert_eq(uirq_irq_get_depth(irq), 1u);
 	uirq_synchronize_irq(irq);	/* the thread's run ended: accounted, no hang */
-	cr_assert(masked_cond(&irq), "oneshot finalize unmasked a disabled line");
-	cr_assert_eq(atomic_load(&tc_line_of(irq)->unmask), unmasks);
-	cr_assert_not(uirq_irq_action_is_dead(other, &dev_b));
+	assert_true(masked_cond(&irq), "oneshot finalize unmasked a disabled line");
+	assert_eq(atomic_load(&tc_line_of(irq)->unmask), unmasks);
+	assert_false(uirq_irq_action_is_dead(other, &dev_b));
 
 	snprintf(buf, sizeof(buf), "BUG: unable to handle %s", what);
-	cr_assert(logged(buf), "headline: %s", buf);
-	cr_assert(logged(" in irq thread context\n"));
-	cr_assert(logged(oops), "%s", oops);
+	assert_true(logged(buf), "headline: %s", buf);
+	assert_true(logged(" in irq thread context\n"));
+	assert_true(logged(oops), "%s", oops);
 	snprintf(buf, sizeof(buf), "irq %u, action \"faulty\": thread_fn ", irq);
-	cr_assert(logged(buf));
+	assert_true(logged(buf));
 	snprintf(buf, sizeof(buf), "Comm: irq/%u-faulty\n", irq);
-	cr_assert(logged(buf));
-	cr_assert(logged("Call Trace:\n <TASK>\n"));
+	assert_true(logged(buf));
+	assert_true(logged("Call Trace:\n <TASK>\n"));
 	if (f != F_OVERFLOW)	/* its trace is all recursion */
-		cr_assert(logged("libuirq"), "the trace reaches the handler thread's loop");
-	cr_assert(logged(" </TASK>\n---[ end trace ]---\n"));
+		assert_true(logged("libuirq"), "the trace reaches the handler thread's loop");
+	assert_true(logged(" </TASK>\n---[ end trace ]---\n"));
 	snprintf(buf, sizeof(buf), "genirq: irq %u: action \"faulty\" killed by a fault in its thread_fn; line disabled\n",
 		 irq);
-	cr_assert(logged(buf));
+	assert_true(logged(buf));
 
 	other_line_works(other, 3);
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "faulty");
-	cr_assert_not(uirq_irq_has_action(irq));
+	assert_str_eq(uirq_free_irq(irq, &dev_a), "faulty");
+	assert_false(uirq_irq_has_action(irq));
 	/* The line is fresh for a new driver. */
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, good_thread, UIRQF_ONESHOT, "again", &dev_c), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, good_thread, UIRQF_ONESHOT, "again", &dev_c), 0);
 	int base = atomic_load(&good_runs);
 
 	tc_set_level(irq, true);
-	cr_assert(tc_wait_atomic_ge(&good_runs, base + 1, 5000));
-	cr_assert_eq(atomic_load(&bad_runs), 1);
+	assert_true(tc_wait_atomic_ge(&good_runs, base + 1, 5000));
+	assert_eq(atomic_load(&bad_runs), 1);
 	uirq_free_irq(irq, &dev_c);
 	uirq_free_irq(other, &dev_b);
 	tc_teardown();
 	uirq_log_set_sink(NULL, NULL);
 }
 
-Test(core_fault, null_deref_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, null_deref_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_NULL, "Oops: SIGSEGV (SEGV_MAPERR) [#1]",
 			     "kernel NULL pointer dereference at 0000000000000000");
 }
 
-Test(core_fault, divide_error_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, divide_error_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_DIV, "Oops: SIGFPE (FPE_INTDIV) [#1]", "divide error");
 }
 
-Test(core_fault, trap_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, trap_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_TRAP, "Oops: SIGILL (ILL_ILLOPN) [#1]", "invalid opcode at ");
 }
 
-Test(core_fault, bus_error_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, bus_error_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_BUS, "Oops: SIGBUS (BUS_ADRERR) [#1]", "bus error at ");
 }
 
-Test(core_fault, raised_sigbus_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, raised_sigbus_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_RAISE_BUS, "Oops: SIGBUS (SI_TKILL) [#1]", "SIGBUS sent by pid ");
 }
 
-Test(core_fault, raised_sigill_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, raised_sigill_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_RAISE_ILL, "Oops: SIGILL (SI_TKILL) [#1]", "SIGILL sent by pid ");
 }
 
 /* The handler runs on the thread's alternate stack, so running out of stack is contained too. */
-Test(core_fault, stack_overflow_in_thread_fn, .timeout = 30)
+UIRQ_TEST(core_fault, stack_overflow_in_thread_fn, .timeout = 30)
 {
 	thread_fault_variant(F_OVERFLOW, "Oops: SIGSEGV (", "page fault for address ");
 }
 
 /* Dead means dead: the line enabled again, the action's handlers still never run. */
-Test(core_fault, dead_action_never_runs_again, .timeout = 30)
+UIRQ_TEST(core_fault, dead_action_never_runs_again, .timeout = 30)
 {
 	log_start();
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(2);
 	struct dead d = { irq, &dev_a };
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, primary_a, bad_thread, 0, "faulty", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, primary_a, bad_thread, 0, "faulty", &dev_a), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait(dead_cond, &d, 5000));
+	assert_true(tc_wait(dead_cond, &d, 5000));
 	wait_killed(irq, "faulty");
-	cr_assert_eq(atomic_load(&prim_a), 1);
+	assert_eq(atomic_load(&prim_a), 1);
 	uirq_enable_irq(irq);
-	cr_assert(uirq_irq_is_enabled(irq));
+	assert_true(uirq_irq_is_enabled(irq));
 	unsigned long taken = uirq_kstat_irqs(irq);
 
 	for (int i = 0; i < 5; i++) {
@@ -344,15 +344,15 @@ Test(core_fault, dead_action_never_runs_again, .timeout = 30)
 			tc_msleep(1);
 	}
 	uirq_synchronize_irq(irq);
-	cr_assert_eq(atomic_load(&prim_a), 1, "dead action's primary ran");
-	cr_assert_eq(atomic_load(&bad_runs), 1, "dead action's thread_fn ran");
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "faulty");
+	assert_eq(atomic_load(&prim_a), 1, "dead action's primary ran");
+	assert_eq(atomic_load(&bad_runs), 1, "dead action's thread_fn ran");
+	assert_str_eq(uirq_free_irq(irq, &dev_a), "faulty");
 	tc_teardown();
 	uirq_log_set_sink(NULL, NULL);
 }
 
 /* Shared level line: the faulting sharer is dropped, the other keeps the line. */
-Test(core_fault, shared_line_drops_only_the_faulting_action, .timeout = 30)
+UIRQ_TEST(core_fault, shared_line_drops_only_the_faulting_action, .timeout = 30)
 {
 	char buf[256];
 
@@ -362,57 +362,57 @@ Test(core_fault, shared_line_drops_only_the_faulting_action, .timeout = 30)
 	struct dead d = { irq, &dev_a };
 	unsigned long fl = UIRQF_SHARED | UIRQF_ONESHOT;
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, primary_a, bad_thread, fl, "faulty", &dev_a), 0);
-	cr_assert_eq(uirq_request_threaded_irq(irq, primary_b, good_thread, fl, "sharer", &dev_b), 0);
+	assert_eq(uirq_request_threaded_irq(irq, primary_a, bad_thread, fl, "faulty", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, primary_b, good_thread, fl, "sharer", &dev_b), 0);
 	tc_set_level(irq, true);
-	cr_assert(tc_wait(dead_cond, &d, 5000));
+	assert_true(tc_wait(dead_cond, &d, 5000));
 	wait_killed(irq, "faulty");
 	snprintf(buf, sizeof(buf),
 		 "genirq: irq %u: action \"faulty\" killed by a fault in its thread_fn; the line keeps serving its other actions\n",
 		 irq);
-	cr_assert(logged(buf));
-	cr_assert(tc_wait_atomic_ge(&good_runs, 1, 5000));
-	cr_assert(uirq_irq_is_enabled(irq), "a shared line stays enabled");
-	cr_assert_not(uirq_irq_action_is_dead(irq, &dev_b));
+	assert_true(logged(buf));
+	assert_true(tc_wait_atomic_ge(&good_runs, 1, 5000));
+	assert_true(uirq_irq_is_enabled(irq), "a shared line stays enabled");
+	assert_false(uirq_irq_action_is_dead(irq, &dev_b));
 	/* Both threads' oneshot bits were dropped: unmasked for the sharer. */
-	cr_assert(tc_wait(unmasked_cond, &irq, 5000), "shared line left masked");
+	assert_true(tc_wait(unmasked_cond, &irq, 5000), "shared line left masked");
 	for (int i = 2; i <= 5; i++) {
 		tc_set_level(irq, true);
-		cr_assert(tc_wait_atomic_ge(&good_runs, i, 5000), "the sharer lost its interrupts");
-		cr_assert(tc_wait(unmasked_cond, &irq, 5000));
+		assert_true(tc_wait_atomic_ge(&good_runs, i, 5000), "the sharer lost its interrupts");
+		assert_true(tc_wait(unmasked_cond, &irq, 5000));
 	}
 	uirq_synchronize_irq(irq);
-	cr_assert_eq(atomic_load(&prim_a), 1);
-	cr_assert_eq(atomic_load(&prim_b), 5);
-	cr_assert_eq(atomic_load(&bad_runs), 1);
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "faulty");
+	assert_eq(atomic_load(&prim_a), 1);
+	assert_eq(atomic_load(&prim_b), 5);
+	assert_eq(atomic_load(&bad_runs), 1);
+	assert_str_eq(uirq_free_irq(irq, &dev_a), "faulty");
 	tc_set_level(irq, true);
-	cr_assert(tc_wait_atomic_ge(&good_runs, 6, 5000));
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_b), "sharer");
+	assert_true(tc_wait_atomic_ge(&good_runs, 6, 5000));
+	assert_str_eq(uirq_free_irq(irq, &dev_b), "sharer");
 	tc_teardown();
 	uirq_log_set_sink(NULL, NULL);
 }
 
 /* A shared line whose only action died gets the line back for a new sharer. */
-Test(core_fault, new_sharer_revives_fault_disabled_line, .timeout = 30)
+UIRQ_TEST(core_fault, new_sharer_revives_fault_disabled_line, .timeout = 30)
 {
 	log_start();
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(4);
 	struct dead d = { irq, &dev_a };
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, bad_thread, UIRQF_SHARED | UIRQF_ONESHOT, "faulty",
+	assert_eq(uirq_request_threaded_irq(irq, NULL, bad_thread, UIRQF_SHARED | UIRQF_ONESHOT, "faulty",
 					       &dev_a), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait(dead_cond, &d, 5000));
+	assert_true(tc_wait(dead_cond, &d, 5000));
 	wait_killed(irq, "faulty");
-	cr_assert_not(uirq_irq_is_enabled(irq));
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, good_thread, UIRQF_SHARED | UIRQF_ONESHOT, "sharer",
+	assert_false(uirq_irq_is_enabled(irq));
+	assert_eq(uirq_request_threaded_irq(irq, NULL, good_thread, UIRQF_SHARED | UIRQF_ONESHOT, "sharer",
 					       &dev_b), 0);
-	cr_assert(uirq_irq_is_enabled(irq));
+	assert_true(uirq_irq_is_enabled(irq));
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&good_runs, 1, 5000));
-	cr_assert_eq(atomic_load(&bad_runs), 1);
+	assert_true(tc_wait_atomic_ge(&good_runs, 1, 5000));
+	assert_eq(atomic_load(&bad_runs), 1);
 	uirq_free_irq(irq, &dev_a);
 	uirq_free_irq(irq, &dev_b);
 	tc_teardown();
@@ -430,27 +430,27 @@ static uirq_irqreturn_t bad_forced_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_fault, forced_threaded_primary, .timeout = 30)
+UIRQ_TEST(core_fault, forced_threaded_primary, .timeout = 30)
 {
 	log_start();
 	tc_setup(1, false, true, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(5), other = tc_irq(6);
 	struct dead d = { irq, &dev_a };
 
-	cr_assert_eq(uirq_request_irq(irq, bad_forced_primary, 0, "forced", &dev_a), 0);
-	cr_assert_eq(uirq_request_threaded_irq(other, NULL, good_thread, UIRQF_ONESHOT, "healthy", &dev_b), 0);
+	assert_eq(uirq_request_irq(irq, bad_forced_primary, 0, "forced", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(other, NULL, good_thread, UIRQF_ONESHOT, "healthy", &dev_b), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait(dead_cond, &d, 5000));
+	assert_true(tc_wait(dead_cond, &d, 5000));
 	wait_killed(irq, "forced");
-	cr_assert_not(uirq_irq_is_enabled(irq));
+	assert_false(uirq_irq_is_enabled(irq));
 	other_line_works(other, 2);
 	uirq_enable_irq(irq);
 	tc_edge(irq);
 	tc_edge(other);
-	cr_assert(tc_wait_atomic_ge(&good_runs, 3, 5000));
+	assert_true(tc_wait_atomic_ge(&good_runs, 3, 5000));
 	uirq_synchronize_irq(irq);
-	cr_assert_eq(atomic_load(&forced_runs), 1);
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "forced");
+	assert_eq(atomic_load(&forced_runs), 1);
+	assert_str_eq(uirq_free_irq(irq, &dev_a), "forced");
 	uirq_free_irq(other, &dev_b);
 	tc_teardown();	/* and no lockdep report: the thread's context was put back */
 	uirq_log_set_sink(NULL, NULL);
@@ -469,7 +469,7 @@ static uirq_irqreturn_t parent_thread(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_fault, nested_child_fault, .timeout = 30)
+UIRQ_TEST(core_fault, nested_child_fault, .timeout = 30)
 {
 	char buf[128];
 
@@ -481,22 +481,22 @@ Test(core_fault, nested_child_fault, .timeout = 30)
 	child_irq = tc_irq(8);
 	d = (struct dead){ child_irq, &dev_b };
 	uirq_irq_set_nested_thread(child_irq, true);
-	cr_assert_eq(uirq_request_threaded_irq(child_irq, NULL, bad_thread, UIRQF_ONESHOT, "child", &dev_b), 0);
-	cr_assert_eq(uirq_request_threaded_irq(parent, NULL, parent_thread, UIRQF_ONESHOT, "parent", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(child_irq, NULL, bad_thread, UIRQF_ONESHOT, "child", &dev_b), 0);
+	assert_eq(uirq_request_threaded_irq(parent, NULL, parent_thread, UIRQF_ONESHOT, "parent", &dev_a), 0);
 	tc_edge(parent);
-	cr_assert(tc_wait_atomic_ge(&parent_runs, 1, 5000), "the parent's run went on after the child's fault");
-	cr_assert(tc_wait(dead_cond, &d, 5000));
+	assert_true(tc_wait_atomic_ge(&parent_runs, 1, 5000), "the parent's run went on after the child's fault");
+	assert_true(tc_wait(dead_cond, &d, 5000));
 	wait_killed(child_irq, "child");
 	snprintf(buf, sizeof(buf), "irq %u, action \"child\": nested thread_fn ", child_irq);
-	cr_assert(logged(buf));
-	cr_assert_not(uirq_irq_action_is_dead(parent, &dev_a));
-	cr_assert_not(uirq_irq_is_enabled(child_irq));
-	cr_assert(uirq_irq_is_enabled(parent));
+	assert_true(logged(buf));
+	assert_false(uirq_irq_action_is_dead(parent, &dev_a));
+	assert_false(uirq_irq_is_enabled(child_irq));
+	assert_true(uirq_irq_is_enabled(parent));
 	tc_edge(parent);
-	cr_assert(tc_wait_atomic_ge(&parent_runs, 2, 5000));
-	cr_assert_eq(atomic_load(&bad_runs), 1);
+	assert_true(tc_wait_atomic_ge(&parent_runs, 2, 5000));
+	assert_eq(atomic_load(&bad_runs), 1);
 	uirq_synchronize_irq(child_irq);
-	cr_assert_str_eq(uirq_free_irq(child_irq, &dev_b), "child");
+	assert_str_eq(uirq_free_irq(child_irq, &dev_b), "child");
 	uirq_free_irq(parent, &dev_a);
 	tc_teardown();
 	uirq_log_set_sink(NULL, NULL);
@@ -538,7 +538,7 @@ static void fatal_sink(const char *msg, void *arg)
 	pthread_mutex_unlock(&fatal.lock);
 }
 
-Test(core_fault, primary_fault_kills_the_process, .timeout = 30, .signal = SIGSEGV)
+UIRQ_TEST(core_fault, primary_fault_kills_the_process, .timeout = 30, .signal = SIGSEGV)
 {
 	no_core();
 	atomic_store(&which, F_NULL);
@@ -546,7 +546,7 @@ Test(core_fault, primary_fault_kills_the_process, .timeout = 30, .signal = SIGSE
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(0);
 
-	cr_assert_eq(uirq_request_irq(irq, bad_primary, 0, "badprimary", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, bad_primary, 0, "badprimary", &dev_a), 0);
 	tc_edge(irq);
 	tc_msleep(10000);	/* dead long before */
 }
@@ -562,11 +562,11 @@ static void run_child(void (*fn)(void), struct child *c)
 	int p[2];
 	size_t len = 0;
 
-	cr_assert_eq(pipe(p), 0);
+	assert_eq(pipe(p), 0);
 	fflush(NULL);
 	pid_t pid = fork();
 
-	cr_assert_geq(pid, 0);
+	assert_ge(pid, 0);
 	if (!pid) {
 		no_core();
 		dup2(p[1], 2);
@@ -585,7 +585,7 @@ static void run_child(void (*fn)(void), struct child *c)
 	}
 	c->out[len] = '\0';
 	close(p[0]);
-	cr_assert_eq(waitpid(pid, &c->status, 0), pid);
+	assert_eq(waitpid(pid, &c->status, 0), pid);
 	fputs(c->out, stderr);
 }
 
@@ -609,37 +609,37 @@ static void check_hardirq_death(enum fault f, int sig, const char *what)
 
 	atomic_store(&which, f);
 	run_child(child_primary_fault, &c);
-	cr_assert(WIFSIGNALED(c.status), "status %#x", c.status);
-	cr_assert_eq(WTERMSIG(c.status), sig);
+	assert_true(WIFSIGNALED(c.status), "status %#x", c.status);
+	assert_eq(WTERMSIG(c.status), sig);
 	snprintf(buf, sizeof(buf), "BUG: unable to handle %s", what);
-	cr_assert(strstr(c.out, buf), "%s", buf);
-	cr_assert(strstr(c.out, " in hard-irq context\n"));
-	cr_assert(strstr(c.out, "CPU: 0 PID: "));
-	cr_assert(strstr(c.out, "Comm: uirq/cpu0\n"));
-	cr_assert(strstr(c.out, "in its flow or primary handler\n"));
-	cr_assert(strstr(c.out, "Call Trace:\n <IRQ>\n"));
-	cr_assert(strstr(c.out, "libuirq"), "the trace reaches the CPU's flow");
-	cr_assert(strstr(c.out, "Kernel panic - not syncing: Fatal exception in interrupt\n"));
+	assert_true(strstr(c.out, buf), "%s", buf);
+	assert_true(strstr(c.out, " in hard-irq context\n"));
+	assert_true(strstr(c.out, "CPU: 0 PID: "));
+	assert_true(strstr(c.out, "Comm: uirq/cpu0\n"));
+	assert_true(strstr(c.out, "in its flow or primary handler\n"));
+	assert_true(strstr(c.out, "Call Trace:\n <IRQ>\n"));
+	assert_true(strstr(c.out, "libuirq"), "the trace reaches the CPU's flow");
+	assert_true(strstr(c.out, "Kernel panic - not syncing: Fatal exception in interrupt\n"));
 }
 
-Test(core_fault, primary_null_deref_report_and_signal, .timeout = 30)
+UIRQ_TEST(core_fault, primary_null_deref_report_and_signal, .timeout = 30)
 {
 	check_hardirq_death(F_NULL, SIGSEGV, "kernel NULL pointer dereference at 0000000000000000");
 }
 
-Test(core_fault, primary_divide_error_report_and_signal, .timeout = 30)
+UIRQ_TEST(core_fault, primary_divide_error_report_and_signal, .timeout = 30)
 {
 	check_hardirq_death(F_DIV, SIGFPE, "divide error");
 }
 
-Test(core_fault, primary_trap_report_and_signal, .timeout = 30)
+UIRQ_TEST(core_fault, primary_trap_report_and_signal, .timeout = 30)
 {
 	check_hardirq_death(F_TRAP, SIGILL, "invalid opcode at ");
 }
 
 static void child_task_fault(void)
 {
-	cr_assert(uirq_irq_fault_containment());
+	assert_true(uirq_irq_fault_containment());
 	do_fault(F_NULL);
 	_exit(1);
 }
@@ -649,23 +649,23 @@ static void child_task_fault(void)
  * before uirq's - a sanitizer's (ASan's, TSan's) is, and it gets the fault
  * (its report, then its own exit) as it would without uirq.
  */
-Test(core_fault, program_thread_fault, .timeout = 30)
+UIRQ_TEST(core_fault, program_thread_fault, .timeout = 30)
 {
 	static struct child c;
 	bool sanitizer = dlsym(RTLD_DEFAULT, "__asan_init") || dlsym(RTLD_DEFAULT, "__tsan_init");
 
 	run_child(child_task_fault, &c);
 	if (sanitizer) {
-		cr_assert(strstr(c.out, "Sanitizer: SEGV on unknown address"), "chained to the sanitizer's handler");
-		cr_assert_not(strstr(c.out, "BUG: unable to handle"), "the sanitizer's fault, not uirq's");
-		cr_assert_not(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+		assert_true(strstr(c.out, "Sanitizer: SEGV on unknown address"), "chained to the sanitizer's handler");
+		assert_false(strstr(c.out, "BUG: unable to handle"), "the sanitizer's fault, not uirq's");
+		assert_false(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
 		return;
 	}
-	cr_assert(WIFSIGNALED(c.status), "status %#x", c.status);
-	cr_assert_eq(WTERMSIG(c.status), SIGSEGV);
-	cr_assert(strstr(c.out, "BUG: unable to handle kernel NULL pointer dereference at 0000000000000000 in process context\n"));
-	cr_assert(strstr(c.out, "Call Trace:\n <TASK>\n"));
-	cr_assert(strstr(c.out, "Kernel panic - not syncing: Fatal exception\n"));
+	assert_true(WIFSIGNALED(c.status), "status %#x", c.status);
+	assert_eq(WTERMSIG(c.status), SIGSEGV);
+	assert_true(strstr(c.out, "BUG: unable to handle kernel NULL pointer dereference at 0000000000000000 in process context\n"));
+	assert_true(strstr(c.out, "Call Trace:\n <TASK>\n"));
+	assert_true(strstr(c.out, "Kernel panic - not syncing: Fatal exception\n"));
 }
 
 /* ---- hung handler threads ---- */
@@ -694,73 +694,73 @@ static int hung_episode(unsigned int irq, const char *line, bool expect, int hol
 		tc_msleep(10);
 	tc_msleep(hold_ms);	/* several deadlines more of the same run */
 	atomic_store(&slow_gate, 1);
-	cr_assert(tc_wait_atomic_ge(&slow_done, done + 1, 5000));
+	assert_true(tc_wait_atomic_ge(&slow_done, done + 1, 5000));
 	return log_count(line) - before;
 }
 
-Test(core_fault, hung_thread_reported_once_per_run, .timeout = 60)
+UIRQ_TEST(core_fault, hung_thread_reported_once_per_run, .timeout = 60)
 {
 	char line[128];
 
 	log_start();
-	cr_assert_eq(uirq_irq_get_thread_deadline_ms(), 0u);
+	assert_eq(uirq_irq_get_thread_deadline_ms(), 0u);
 	tc_setup(1, false, false, uirq_handle_edge_irq);
-	cr_assert_eq(harness_find_task("uirq/hungtaskd", false), -1, "off by default");
-	cr_assert_eq(uirq_irq_set_thread_deadline_ms(100), 0);
-	cr_assert_eq(uirq_irq_get_thread_deadline_ms(), 100u);
-	cr_assert_gt(harness_find_task("uirq/hungtaskd", false), 0);
+	assert_eq(harness_find_task("uirq/hungtaskd", false), -1, "off by default");
+	assert_eq(uirq_irq_set_thread_deadline_ms(100), 0);
+	assert_eq(uirq_irq_get_thread_deadline_ms(), 100u);
+	assert_gt(harness_find_task("uirq/hungtaskd", false), 0);
 	unsigned int irq = tc_irq(10);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, slow_thread, UIRQF_ONESHOT, "slow", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, slow_thread, UIRQF_ONESHOT, "slow", &dev_a), 0);
 	snprintf(line, sizeof(line), "INFO: task irq/%u-slow:", irq);
 
 	/* Many quick runs, together far longer than the deadline: nothing to say. */
 	for (int i = 1; i <= 30; i++) {
 		tc_edge(irq);
-		cr_assert(tc_wait_atomic_ge(&slow_done, i, 5000));
+		assert_true(tc_wait_atomic_ge(&slow_done, i, 5000));
 		tc_msleep(10);
 	}
-	cr_assert_eq(log_count(line), 0);
+	assert_eq(log_count(line), 0);
 
-	cr_assert_eq(hung_episode(irq, line, true, 500), 1, "once for the first hung run");
+	assert_eq(hung_episode(irq, line, true, 500), 1, "once for the first hung run");
 	snprintf(line, sizeof(line), "irq/%u-slow", irq);
 	pid_t tid = harness_find_task(line, false);
 
 	snprintf(line, sizeof(line), "INFO: task irq/%u-slow:%d blocked for more than 0.1 seconds.\n", irq, (int)tid);
-	cr_assert(logged(line), "%s", line);
+	assert_true(logged(line), "%s", line);
 	snprintf(line, sizeof(line), "      irq %u, action \"slow\", thread_fn ", irq);
-	cr_assert(logged(line));
-	cr_assert_eq(hung_episode(irq, "blocked for more than 0.1 seconds", true, 500), 1,
+	assert_true(logged(line));
+	assert_eq(hung_episode(irq, "blocked for more than 0.1 seconds", true, 500), 1,
 		     "once again for the next");
 
 	/* Off: the watchdog goes, and a hung run goes unreported. */
-	cr_assert_eq(uirq_irq_set_thread_deadline_ms(0), 0);
-	cr_assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
-	cr_assert_eq(hung_episode(irq, "blocked for more than", false, 600), 0);
+	assert_eq(uirq_irq_set_thread_deadline_ms(0), 0);
+	assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
+	assert_eq(hung_episode(irq, "blocked for more than", false, 600), 0);
 
 	/* On again, and a longer deadline reads in seconds. */
-	cr_assert_eq(uirq_irq_set_thread_deadline_ms(1500), 0);
-	cr_assert_eq(hung_episode(irq, "blocked for more than 1.5 seconds.\n", true, 100), 1);
-	cr_assert_eq(log_count("blocked for more than"), 3);
+	assert_eq(uirq_irq_set_thread_deadline_ms(1500), 0);
+	assert_eq(hung_episode(irq, "blocked for more than 1.5 seconds.\n", true, 100), 1);
+	assert_eq(log_count("blocked for more than"), 3);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
-	cr_assert_eq(harness_find_task("uirq/hungtaskd", false), -1, "uirq_cpus_stop() stopped it");
+	assert_eq(harness_find_task("uirq/hungtaskd", false), -1, "uirq_cpus_stop() stopped it");
 	uirq_log_set_sink(NULL, NULL);
 }
 
 /* The deadline outlives the CPUs: set before they start, the watchdog comes with them. */
-Test(core_fault, hung_watchdog_follows_the_cpus, .timeout = 30)
+UIRQ_TEST(core_fault, hung_watchdog_follows_the_cpus, .timeout = 30)
 {
-	cr_assert_eq(uirq_irq_set_thread_deadline_ms(250), 0);
-	cr_assert_eq(harness_find_task("uirq/hungtaskd", false), -1, "no CPUs yet");
+	assert_eq(uirq_irq_set_thread_deadline_ms(250), 0);
+	assert_eq(harness_find_task("uirq/hungtaskd", false), -1, "no CPUs yet");
 	tc_setup(1, false, false, uirq_handle_edge_irq);
-	cr_assert_gt(harness_find_task("uirq/hungtaskd", false), 0);
+	assert_gt(harness_find_task("uirq/hungtaskd", false), 0);
 	tc_teardown();
-	cr_assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
-	cr_assert_eq(uirq_irq_get_thread_deadline_ms(), 250u);
+	assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
+	assert_eq(uirq_irq_get_thread_deadline_ms(), 250u);
 	tc_setup(1, false, false, uirq_handle_edge_irq);
-	cr_assert_gt(harness_find_task("uirq/hungtaskd", false), 0);
-	cr_assert_eq(uirq_irq_set_thread_deadline_ms(0), 0);
-	cr_assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
+	assert_gt(harness_find_task("uirq/hungtaskd", false), 0);
+	assert_eq(uirq_irq_set_thread_deadline_ms(0), 0);
+	assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
 	tc_teardown();
 }

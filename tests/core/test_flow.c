@@ -36,27 +36,27 @@ static uirq_irqreturn_t os_thread_fn(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, oneshot_level_no_storm_while_thread_sleeps, .timeout = 20)
+UIRQ_TEST(core_flow, oneshot_level_no_storm_while_thread_sleeps, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	os_irq = tc_irq(0);
 	struct tc_line *l = tc_line_of(os_irq);
 
-	cr_assert_eq(uirq_request_threaded_irq(os_irq, os_primary_fn, os_thread_fn,
+	assert_eq(uirq_request_threaded_irq(os_irq, os_primary_fn, os_thread_fn,
 					       UIRQF_ONESHOT | UIRQF_TRIGGER_HIGH, "oneshot", &dev_a), 0);
 	tc_set_level(os_irq, true);
-	cr_assert(tc_wait_atomic_ge(&os_thread, 1, 3000));
+	assert_true(tc_wait_atomic_ge(&os_thread, 1, 3000));
 	tc_msleep(20);
-	cr_assert_eq(atomic_load(&os_primary), 1, "the primary ran %d times while the thread slept",
+	assert_eq(atomic_load(&os_primary), 1, "the primary ran %d times while the thread slept",
 		     atomic_load(&os_primary));
-	cr_assert_eq(atomic_load(&os_masked_in_thread), 1, "line masked while the thread runs");
-	cr_assert_eq(atomic_load(&l->masked), 0, "unmasked after the thread finished");
-	cr_assert_eq(atomic_load(&l->unmask), 2, "startup + finalize");
-	cr_assert_eq(uirq_kstat_irqs(os_irq), 1ul);
+	assert_eq(atomic_load(&os_masked_in_thread), 1, "line masked while the thread runs");
+	assert_eq(atomic_load(&l->masked), 0, "unmasked after the thread finished");
+	assert_eq(atomic_load(&l->unmask), 2, "startup + finalize");
+	assert_eq(uirq_kstat_irqs(os_irq), 1ul);
 	/* Again: the next assertion is served too. */
 	tc_set_level(os_irq, true);
-	cr_assert(tc_wait_atomic_ge(&os_thread, 2, 3000));
-	cr_assert_eq(atomic_load(&os_primary), 2);
+	assert_true(tc_wait_atomic_ge(&os_thread, 2, 3000));
+	assert_eq(atomic_load(&os_primary), 2);
 	uirq_free_irq(os_irq, &dev_a);
 	tc_teardown();
 }
@@ -79,14 +79,14 @@ static uirq_irqreturn_t storm_thread_fn(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, non_oneshot_level_refires, .timeout = 20)
+UIRQ_TEST(core_flow, non_oneshot_level_refires, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	unsigned int irq = tc_irq(1);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, storm_primary_fn, storm_thread_fn, 0, "storm", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, storm_primary_fn, storm_thread_fn, 0, "storm", &dev_a), 0);
 	tc_set_level(irq, true);
-	cr_assert(tc_wait_atomic_ge(&storm_primary, 51, 3000));
+	assert_true(tc_wait_atomic_ge(&storm_primary, 51, 3000));
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -105,20 +105,20 @@ static uirq_irqreturn_t fe_thread_fn(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, fasteoi_oneshot, .timeout = 20)
+UIRQ_TEST(core_flow, fasteoi_oneshot, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_fasteoi_irq);
 	unsigned int irq = tc_irq(2);
 	struct tc_line *l = tc_line_of(irq);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, fe_thread_fn, UIRQF_ONESHOT, "fe", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, fe_thread_fn, UIRQF_ONESHOT, "fe", &dev_a), 0);
 	tc_set_level(irq, true);
-	cr_assert(tc_wait_atomic_ge(&fe_thread, 1, 3000));
+	assert_true(tc_wait_atomic_ge(&fe_thread, 1, 3000));
 	tc_msleep(20);
-	cr_assert_eq(atomic_load(&fe_masked_in_thread), 1);
-	cr_assert_eq(atomic_load(&l->eoi), 1);
-	cr_assert_eq(atomic_load(&l->masked), 0);
-	cr_assert_eq(uirq_kstat_irqs(irq), 1ul);
+	assert_eq(atomic_load(&fe_masked_in_thread), 1);
+	assert_eq(atomic_load(&l->eoi), 1);
+	assert_eq(atomic_load(&l->masked), 0);
+	assert_eq(uirq_kstat_irqs(irq), 1ul);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -179,27 +179,27 @@ static void *device(void *arg)
 	return NULL;
 }
 
-Test(core_flow, shared_threaded_and_hardirq_both_served, .timeout = 40)
+UIRQ_TEST(core_flow, shared_threaded_and_hardirq_both_served, .timeout = 40)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	sh_irq = tc_irq(3);
 	pthread_t ta, tb;
 	void *ra, *rb;
 
-	cr_assert_eq(uirq_request_irq(sh_irq, a_primary, UIRQF_SHARED, "dev-a", &dev_a), 0);
-	cr_assert_eq(uirq_request_threaded_irq(sh_irq, b_quick, b_thread, UIRQF_SHARED, "dev-b", &dev_b), 0);
+	assert_eq(uirq_request_irq(sh_irq, a_primary, UIRQF_SHARED, "dev-a", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(sh_irq, b_quick, b_thread, UIRQF_SHARED, "dev-b", &dev_b), 0);
 	pthread_create(&ta, NULL, device, &dev_a);
 	pthread_create(&tb, NULL, device, NULL);
 	pthread_join(ta, &ra);
 	pthread_join(tb, &rb);
-	cr_assert_null(ra, "device a starved: %d served", atomic_load(&a_served));
-	cr_assert_null(rb, "device b starved: %d served, primary %d pend %d/%d masked %d asserted %d kstat %lu",
+	assert_null(ra, "device a starved: %d served", atomic_load(&a_served));
+	assert_null(rb, "device b starved: %d served, primary %d pend %d/%d masked %d asserted %d kstat %lu",
 		       atomic_load(&b_served), atomic_load(&b_primary), atomic_load(&a_pend), atomic_load(&b_pend),
 		       atomic_load(&tc_line_of(sh_irq)->masked), atomic_load(&tc_line_of(sh_irq)->asserted),
 		       uirq_kstat_irqs(sh_irq));
-	cr_assert_eq(atomic_load(&a_served), SH_ROUNDS);
-	cr_assert_eq(atomic_load(&b_served), SH_ROUNDS);
-	cr_assert_eq(atomic_load(&b_primary), SH_ROUNDS);
+	assert_eq(atomic_load(&a_served), SH_ROUNDS);
+	assert_eq(atomic_load(&b_served), SH_ROUNDS);
+	assert_eq(atomic_load(&b_primary), SH_ROUNDS);
 	uirq_free_irq(sh_irq, &dev_b);
 	uirq_free_irq(sh_irq, &dev_a);
 	tc_teardown();
@@ -216,18 +216,18 @@ static uirq_irqreturn_t edge_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, edges_counted_while_enabled, .timeout = 20)
+UIRQ_TEST(core_flow, edges_counted_while_enabled, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(4);
 
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, UIRQF_TRIGGER_RISING, "edge", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, edge_primary, UIRQF_TRIGGER_RISING, "edge", &dev_a), 0);
 	for (int i = 1; i <= 20; i++) {
 		tc_edge(irq);
-		cr_assert(tc_wait_atomic_ge(&edge_calls, i, 2000));
+		assert_true(tc_wait_atomic_ge(&edge_calls, i, 2000));
 	}
-	cr_assert_eq(atomic_load(&edge_calls), 20);
-	cr_assert_eq(atomic_load(&tc_line_of(irq)->ack), 20);
+	assert_eq(atomic_load(&edge_calls), 20);
+	assert_eq(atomic_load(&tc_line_of(irq)->ack), 20);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -239,36 +239,36 @@ static void edge_replay(bool chip_retrigger)
 	struct tc_line *l = tc_line_of(irq);
 
 	tc.retrigger = chip_retrigger;
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, UIRQF_TRIGGER_RISING, "edge", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, edge_primary, UIRQF_TRIGGER_RISING, "edge", &dev_a), 0);
 	uirq_disable_irq(irq);
-	cr_assert_eq(atomic_load(&l->masked), 0, "disable is lazy: the line is not masked yet");
+	assert_eq(atomic_load(&l->masked), 0, "disable is lazy: the line is not masked yet");
 	for (int i = 1; i <= 5; i++) {
 		tc_edge(irq);
-		cr_assert(tc_wait_atomic_ge(&l->ack, i, 2000));
+		assert_true(tc_wait_atomic_ge(&l->ack, i, 2000));
 	}
-	cr_assert_eq(atomic_load(&edge_calls), 0, "no handler runs while disabled");
-	cr_assert_eq(atomic_load(&l->masked), 1, "the first edge masked the line");
+	assert_eq(atomic_load(&edge_calls), 0, "no handler runs while disabled");
+	assert_eq(atomic_load(&l->masked), 1, "the first edge masked the line");
 	uirq_enable_irq(irq);
-	cr_assert(tc_wait_atomic_ge(&edge_calls, 1, 2000), "the pending edge is replayed");
+	assert_true(tc_wait_atomic_ge(&edge_calls, 1, 2000), "the pending edge is replayed");
 	tc_msleep(50);
-	cr_assert_eq(atomic_load(&edge_calls), 1, "pending replays once");
-	cr_assert_eq(atomic_load(&l->retrigger), 1);
-	cr_assert_eq(atomic_load(&l->masked), 0);
+	assert_eq(atomic_load(&edge_calls), 1, "pending replays once");
+	assert_eq(atomic_load(&l->retrigger), 1);
+	assert_eq(atomic_load(&l->masked), 0);
 	/* Enabling again with nothing pending replays nothing. */
 	uirq_disable_irq(irq);
 	uirq_enable_irq(irq);
 	tc_msleep(20);
-	cr_assert_eq(atomic_load(&edge_calls), 1);
+	assert_eq(atomic_load(&edge_calls), 1);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
 
-Test(core_flow, edge_replay_software_resend, .timeout = 20)
+UIRQ_TEST(core_flow, edge_replay_software_resend, .timeout = 20)
 {
 	edge_replay(false);
 }
 
-Test(core_flow, edge_replay_chip_retrigger, .timeout = 20)
+UIRQ_TEST(core_flow, edge_replay_chip_retrigger, .timeout = 20)
 {
 	edge_replay(true);
 }
@@ -282,23 +282,23 @@ static uirq_irqreturn_t lvl_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, level_not_resent_but_served_on_unmask, .timeout = 20)
+UIRQ_TEST(core_flow, level_not_resent_but_served_on_unmask, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	unsigned int irq = tc_irq(6);
 	struct tc_line *l = tc_line_of(irq);
 
-	cr_assert_eq(uirq_request_irq(irq, lvl_primary, UIRQF_TRIGGER_HIGH, "lvl", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, lvl_primary, UIRQF_TRIGGER_HIGH, "lvl", &dev_a), 0);
 	uirq_disable_irq(irq);
 	tc_set_level(irq, true);
-	cr_assert(tc_wait_atomic_ge(&l->mask, 1, 2000));
+	assert_true(tc_wait_atomic_ge(&l->mask, 1, 2000));
 	tc_msleep(10);
-	cr_assert_eq(atomic_load(&lvl_calls), 0);
+	assert_eq(atomic_load(&lvl_calls), 0);
 	uirq_enable_irq(irq);
-	cr_assert(tc_wait_atomic_ge(&lvl_calls, 1, 2000), "the level is still there: unmask brings it");
+	assert_true(tc_wait_atomic_ge(&lvl_calls, 1, 2000), "the level is still there: unmask brings it");
 	tc_msleep(20);
-	cr_assert_eq(atomic_load(&lvl_calls), 1);
-	cr_assert_eq(atomic_load(&l->retrigger), 0, "level lines are never resent");
+	assert_eq(atomic_load(&lvl_calls), 1);
+	assert_eq(atomic_load(&l->retrigger), 0, "level lines are never resent");
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -334,7 +334,7 @@ static uirq_irqreturn_t child_thread_fn(int irq, void *dev)
 	return atomic_exchange(&child_pending, 0) ? UIRQ_IRQ_HANDLED : UIRQ_IRQ_NONE;
 }
 
-Test(core_flow, nested_child_runs_in_parent_thread, .timeout = 20)
+UIRQ_TEST(core_flow, nested_child_runs_in_parent_thread, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	parent_irq = tc_irq(7);
@@ -343,30 +343,30 @@ Test(core_flow, nested_child_runs_in_parent_thread, .timeout = 20)
 	uirq_irq_set_nested_thread(child_irq, true);
 	uirq_irq_set_parent(child_irq, (int)parent_irq);
 
-	cr_assert_eq(uirq_request_threaded_irq(parent_irq, NULL, parent_thread_fn, UIRQF_ONESHOT, "pih", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(parent_irq, NULL, parent_thread_fn, UIRQF_ONESHOT, "pih", &dev_a), 0);
 	/* Nested: handler NULL without ONESHOT is accepted. */
-	cr_assert_eq(uirq_request_threaded_irq(child_irq, NULL, child_thread_fn, 0, "child", &dev_b), 0);
+	assert_eq(uirq_request_threaded_irq(child_irq, NULL, child_thread_fn, 0, "child", &dev_b), 0);
 
 	atomic_store(&child_pending, 1);
 	tc_set_level(parent_irq, true);
-	cr_assert(tc_wait_atomic_ge(&child_runs, 1, 2000));
-	cr_assert(pthread_equal(parent_thread, child_thread), "child ran in the parent's thread");
-	cr_assert_eq(atomic_load(&child_ctx_ok), 1);
-	cr_assert_eq(uirq_kstat_irqs(child_irq), 1ul);
+	assert_true(tc_wait_atomic_ge(&child_runs, 1, 2000));
+	assert_true(pthread_equal(parent_thread, child_thread), "child ran in the parent's thread");
+	assert_eq(atomic_load(&child_ctx_ok), 1);
+	assert_eq(uirq_kstat_irqs(child_irq), 1ul);
 
 	/* Disabled child: the parent's demux marks it pending; enable resends through the parent. */
 	uirq_disable_irq(child_irq);
 	atomic_store(&child_pending, 1);
 	tc_set_level(parent_irq, true);
-	cr_assert(tc_wait_atomic_ge(&parent_runs, 2, 2000));
+	assert_true(tc_wait_atomic_ge(&parent_runs, 2, 2000));
 	tc_msleep(10);
-	cr_assert_eq(atomic_load(&child_runs), 1);
+	assert_eq(atomic_load(&child_runs), 1);
 	uirq_enable_irq(child_irq);
-	cr_assert(tc_wait_atomic_ge(&parent_runs, 3, 2000), "the parent line was raised again");
-	cr_assert(tc_wait_atomic_ge(&child_runs, 2, 2000));
+	assert_true(tc_wait_atomic_ge(&parent_runs, 3, 2000), "the parent line was raised again");
+	assert_true(tc_wait_atomic_ge(&child_runs, 2, 2000));
 	uirq_synchronize_irq(child_irq);
 
-	cr_assert_str_eq(uirq_free_irq(child_irq, &dev_b), "child");
+	assert_str_eq(uirq_free_irq(child_irq, &dev_b), "child");
 	uirq_free_irq(parent_irq, &dev_a);
 	uirq_irq_free_descs(child_irq, 1);
 	tc_teardown();
@@ -395,12 +395,12 @@ static uirq_irqreturn_t child_hard(int irq, void *dev)
 {
 	(void)irq;
 	(void)dev;
-	cr_assert(uirq_in_hardirq());
+	assert_true(uirq_in_hardirq());
 	atomic_fetch_add(&child_hard_calls, 1);
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, chained_demux, .timeout = 20)
+UIRQ_TEST(core_flow, chained_demux, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	unsigned int parent = tc_irq(8);
@@ -409,16 +409,16 @@ Test(core_flow, chained_demux, .timeout = 20)
 	for (int i = 0; i < 2; i++) {
 		demux_children[i] = uirq_irq_alloc_descs(-1, 1, 1);
 		uirq_irq_set_chip_and_handler_name(demux_children[i], &sub, uirq_handle_simple_irq, "simple");
-		cr_assert_eq(uirq_request_irq(demux_children[i], child_hard, 0, "sub", &dev_b), 0);
+		assert_eq(uirq_request_irq(demux_children[i], child_hard, 0, "sub", &dev_b), 0);
 	}
 	uirq_irq_set_chained_handler_and_data(parent, demux_flow, demux_children);
-	cr_assert_eq(uirq_request_irq(parent, edge_primary, 0, "x", &dev_a), -EINVAL, "chained lines are NOREQUEST");
-	cr_assert_eq(atomic_load(&tc_line_of(parent)->masked), 0, "a chained line starts at once");
+	assert_eq(uirq_request_irq(parent, edge_primary, 0, "x", &dev_a), -EINVAL, "chained lines are NOREQUEST");
+	assert_eq(atomic_load(&tc_line_of(parent)->masked), 0, "a chained line starts at once");
 	atomic_store(&demux_status, 3);
 	tc_edge(parent);
-	cr_assert(tc_wait_atomic_ge(&child_hard_calls, 2, 2000));
-	cr_assert_eq(uirq_kstat_irqs(demux_children[0]), 1ul);
-	cr_assert_eq(uirq_kstat_irqs(demux_children[1]), 1ul);
+	assert_true(tc_wait_atomic_ge(&child_hard_calls, 2, 2000));
+	assert_eq(uirq_kstat_irqs(demux_children[0]), 1ul);
+	assert_eq(uirq_kstat_irqs(demux_children[1]), 1ul);
 	for (int i = 0; i < 2; i++) {
 		uirq_free_irq(demux_children[i], &dev_b);
 		uirq_irq_free_descs(demux_children[i], 1);
@@ -447,16 +447,16 @@ static uirq_irqreturn_t ctx_thread(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, handler_contexts, .timeout = 20)
+UIRQ_TEST(core_flow, handler_contexts, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(9);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, ctx_primary, ctx_thread, 0, "ctx", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, ctx_primary, ctx_thread, 0, "ctx", &dev_a), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&ctx_thread_ok, 0, 2000));
-	cr_assert_eq(atomic_load(&ctx_primary_ok), 1);
-	cr_assert_eq(atomic_load(&ctx_thread_ok), 1);
+	assert_true(tc_wait_atomic_ge(&ctx_thread_ok, 0, 2000));
+	assert_eq(atomic_load(&ctx_primary_ok), 1);
+	assert_eq(atomic_load(&ctx_thread_ok), 1);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -469,13 +469,13 @@ static uirq_irqreturn_t bogus(int irq, void *dev)
 	return (uirq_irqreturn_t)0x7;
 }
 
-Test(core_flow, bogus_return_value, .timeout = 20)
+UIRQ_TEST(core_flow, bogus_return_value, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(10);
 	char want[64];
 
-	cr_assert_eq(uirq_request_irq(irq, bogus, 0, "bogus", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, bogus, 0, "bogus", &dev_a), 0);
 	tc_capture_begin();
 	tc_edge(irq);
 	tc_wait_atomic_ge(&edge_calls, 1, 2000);
@@ -483,7 +483,7 @@ Test(core_flow, bogus_return_value, .timeout = 20)
 	const char *out = tc_capture_end();
 
 	snprintf(want, sizeof(want), "irq event %u: bogus return value 7", irq);
-	cr_assert(strstr(out, want), "%s", out);
+	assert_true(strstr(out, want), "%s", out);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -505,14 +505,14 @@ static uirq_irqreturn_t after_enabler(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_flow, primary_enabling_interrupts_is_warned, .timeout = 20)
+UIRQ_TEST(core_flow, primary_enabling_interrupts_is_warned, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(11);
 	char want[64];
 
-	cr_assert_eq(uirq_request_irq(irq, enabler, UIRQF_SHARED, "en", &dev_a), 0);
-	cr_assert_eq(uirq_request_irq(irq, after_enabler, UIRQF_SHARED, "after", &dev_b), 0);
+	assert_eq(uirq_request_irq(irq, enabler, UIRQF_SHARED, "en", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, after_enabler, UIRQF_SHARED, "after", &dev_b), 0);
 	tc_capture_begin();
 	tc_edge(irq);
 	tc_wait_atomic_ge(&second_saw_disabled, 0, 2000);
@@ -520,8 +520,8 @@ Test(core_flow, primary_enabling_interrupts_is_warned, .timeout = 20)
 	const char *out = tc_capture_end();
 
 	snprintf(want, sizeof(want), "irq %u handler ", irq);
-	cr_assert(strstr(out, want) && strstr(out, "enabled interrupts"), "%s", out);
-	cr_assert_eq(atomic_load(&second_saw_disabled), 1, "interrupts were disabled again");
+	assert_true(strstr(out, want) && strstr(out, "enabled interrupts"), "%s", out);
+	assert_eq(atomic_load(&second_saw_disabled), 1, "interrupts were disabled again");
 	uirq_free_irq(irq, &dev_a);
 	uirq_free_irq(irq, &dev_b);
 	tc_teardown();
@@ -535,13 +535,13 @@ static uirq_irqreturn_t wake_no_thread(int irq, void *dev)
 	return UIRQ_IRQ_WAKE_THREAD;
 }
 
-Test(core_flow, wake_thread_without_thread_fn_warns, .timeout = 20)
+UIRQ_TEST(core_flow, wake_thread_without_thread_fn_warns, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(12);
 	char want[96];
 
-	cr_assert_eq(uirq_request_irq(irq, wake_no_thread, 0, "nothr", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, wake_no_thread, 0, "nothr", &dev_a), 0);
 	tc_capture_begin();
 	tc_edge(irq);
 	tc_wait_atomic_ge(&edge_calls, 1, 2000);
@@ -549,12 +549,12 @@ Test(core_flow, wake_thread_without_thread_fn_warns, .timeout = 20)
 	const char *out = tc_capture_end();
 
 	snprintf(want, sizeof(want), "IRQ %u device nothr returned IRQ_WAKE_THREAD but no thread function available.", irq);
-	cr_assert(strstr(out, want), "%s", out);
+	assert_true(strstr(out, want), "%s", out);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
 
-Test(core_flow, simple_flow_and_unhandled_line, .timeout = 20)
+UIRQ_TEST(core_flow, simple_flow_and_unhandled_line, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_simple_irq);
 	unsigned int irq = tc_irq(13);
@@ -562,14 +562,14 @@ Test(core_flow, simple_flow_and_unhandled_line, .timeout = 20)
 	/* No action: the flow marks it pending and nothing runs. */
 	tc_edge(irq);
 	tc_msleep(10);
-	cr_assert_eq(uirq_kstat_irqs(irq), 0ul);
+	assert_eq(uirq_kstat_irqs(irq), 0ul);
 	/* The request starts the line and replays the pending interrupt. */
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, 0, "simple", &dev_a), 0);
-	cr_assert(tc_wait_atomic_ge(&edge_calls, 1, 2000));
-	cr_assert_eq(uirq_kstat_irqs(irq), 1ul);
+	assert_eq(uirq_request_irq(irq, edge_primary, 0, "simple", &dev_a), 0);
+	assert_true(tc_wait_atomic_ge(&edge_calls, 1, 2000));
+	assert_eq(uirq_kstat_irqs(irq), 1ul);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&edge_calls, 2, 2000));
-	cr_assert_eq(uirq_kstat_irqs(irq), 2ul);
+	assert_true(tc_wait_atomic_ge(&edge_calls, 2, 2000));
+	assert_eq(uirq_kstat_irqs(irq), 2ul);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }

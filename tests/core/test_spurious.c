@@ -36,33 +36,33 @@ static void storm(unsigned int irq, int n)
 	uirq_local_irq_enable();
 }
 
-Test(core_spurious, nobody_cared_disables_after_100000, .timeout = 60)
+UIRQ_TEST(core_spurious, nobody_cared_disables_after_100000, .timeout = 60)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(0);
 	char want[96];
 
-	cr_assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
 	storm(irq, 99999);
-	cr_assert(uirq_irq_is_enabled(irq), "not before 100,000");
+	assert_true(uirq_irq_is_enabled(irq), "not before 100,000");
 	tc_capture_begin();
 	storm(irq, 1);
 	const char *out = tc_capture_end();
 
 	snprintf(want, sizeof(want), "irq %u: nobody cared (try booting with the \"irqpoll\" option)", irq);
-	cr_assert(strstr(out, want), "%s", out);
-	cr_assert(strstr(out, "handlers:\n[<"), "%s", out);
+	assert_true(strstr(out, want), "%s", out);
+	assert_true(strstr(out, "handlers:\n[<"), "%s", out);
 	snprintf(want, sizeof(want), "Disabling IRQ #%u", irq);
-	cr_assert(strstr(out, want), "%s", out);
-	cr_assert_not(uirq_irq_is_enabled(irq));
-	cr_assert_eq(uirq_irq_get_depth(irq), 1u);
+	assert_true(strstr(out, want), "%s", out);
+	assert_false(uirq_irq_is_enabled(irq));
+	assert_eq(uirq_irq_get_depth(irq), 1u);
 	/* The disabled line runs no handler any more. */
 	storm(irq, 10);
-	cr_assert_eq(atomic_load(&calls), 100000);
+	assert_eq(atomic_load(&calls), 100000);
 	uirq_free_irq(irq, &dev_a);
 	/* A new request gives it another chance. */
-	cr_assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
-	cr_assert(uirq_irq_is_enabled(irq));
+	assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
+	assert_true(uirq_irq_is_enabled(irq));
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -76,13 +76,13 @@ static void sink(const char *msg, void *arg)
 }
 
 /* The core's own messages reach the sink a program installs, like every other message. */
-Test(core_spurious, nobody_cared_reaches_the_log_sink, .timeout = 60)
+UIRQ_TEST(core_spurious, nobody_cared_reaches_the_log_sink, .timeout = 60)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(0);
 	char want[96];
 
-	cr_assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, mostly_none, 0, "stuck", &dev_a), 0);
 	sunk[0] = '\0';
 	uirq_log_set_sink(sink, NULL);
 	tc_capture_begin();
@@ -91,22 +91,22 @@ Test(core_spurious, nobody_cared_reaches_the_log_sink, .timeout = 60)
 
 	uirq_log_set_sink(NULL, NULL);
 	snprintf(want, sizeof(want), "irq %u: nobody cared", irq);
-	cr_assert(strstr(sunk, want), "not in the sink: \"%s\"", sunk);
-	cr_assert_null(strstr(out, want), "on stderr as well: %s", out);
+	assert_true(strstr(sunk, want), "not in the sink: \"%s\"", sunk);
+	assert_null(strstr(out, want), "on stderr as well: %s", out);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
 
-Test(core_spurious, threshold_is_more_than_99900, .timeout = 60)
+UIRQ_TEST(core_spurious, threshold_is_more_than_99900, .timeout = 60)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(1);
 
 	/* Exactly 99,900 unhandled of 100,000: kept. */
 	atomic_store(&handled_every, 1000);
-	cr_assert_eq(uirq_request_irq(irq, mostly_none, 0, "ok", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, mostly_none, 0, "ok", &dev_a), 0);
 	storm(irq, 100000);
-	cr_assert(uirq_irq_is_enabled(irq));
+	assert_true(uirq_irq_is_enabled(irq));
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -136,9 +136,9 @@ static unsigned int unhandled_of(unsigned int irq)
 	FILE *f = open_memstream(&buf, &len);
 	unsigned int count = 0, unhandled = 0, last = 0;
 
-	cr_assert_eq(uirq_show_spurious(f, irq), 0);
+	assert_eq(uirq_show_spurious(f, irq), 0);
 	fclose(f);
-	cr_assert_eq(sscanf(buf, "count %u\nunhandled %u\nlast_unhandled %u ms", &count, &unhandled, &last), 3,
+	assert_eq(sscanf(buf, "count %u\nunhandled %u\nlast_unhandled %u ms", &count, &unhandled, &last), 3,
 		     "%s", buf);
 	free(buf);
 	return unhandled;
@@ -161,7 +161,7 @@ static void threaded_accounting(uirq_irqreturn_t result, unsigned int *unhandled
 
 	*max_gap_ms = 0;
 	atomic_store(&thread_result, result);
-	cr_assert_eq(uirq_request_threaded_irq(irq, wake, thread_says, UIRQF_ONESHOT, "thr", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, wake, thread_says, UIRQF_ONESHOT, "thr", &dev_a), 0);
 	for (int i = 1; i <= 300; i++) {
 		long long t = now_ms();
 
@@ -169,26 +169,26 @@ static void threaded_accounting(uirq_irqreturn_t result, unsigned int *unhandled
 			*max_gap_ms = t - last;
 		last = t;
 		storm(irq, 1);
-		cr_assert(tc_wait_atomic_ge(&thread_runs, i, 2000));
+		assert_true(tc_wait_atomic_ge(&thread_runs, i, 2000));
 		uirq_synchronize_irq(irq);
 	}
 	*unhandled = unhandled_of(irq);
-	cr_assert_eq(atomic_load(&wake_calls), 300);
-	cr_assert_eq(atomic_load(&thread_runs), 300);
+	assert_eq(atomic_load(&wake_calls), 300);
+	assert_eq(atomic_load(&thread_runs), 300);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
 
-Test(core_spurious, threads_handled_counts_as_handled, .timeout = 60)
+UIRQ_TEST(core_spurious, threads_handled_counts_as_handled, .timeout = 60)
 {
 	unsigned int unhandled;
 	long long gap;
 
 	threaded_accounting(UIRQ_IRQ_HANDLED, &unhandled, &gap);
-	cr_assert_eq(unhandled, 0u, "unhandled %u", unhandled);
+	assert_eq(unhandled, 0u, "unhandled %u", unhandled);
 }
 
-Test(core_spurious, threads_unhandled_counts_as_unhandled, .timeout = 60)
+UIRQ_TEST(core_spurious, threads_unhandled_counts_as_unhandled, .timeout = 60)
 {
 	unsigned int unhandled;
 	long long gap;
@@ -196,9 +196,9 @@ Test(core_spurious, threads_unhandled_counts_as_unhandled, .timeout = 60)
 	threaded_accounting(UIRQ_IRQ_NONE, &unhandled, &gap);
 	/* The first interrupt defers its verdict; every later one finds no progress. */
 	if (gap < 90)
-		cr_assert_eq(unhandled, 299u);
+		assert_eq(unhandled, 299u);
 	else	/* a slow host (sanitizers, load) paused long enough to restart the count */
-		cr_assert(unhandled >= 1 && unhandled <= 299u, "unhandled %u after a %lld ms gap", unhandled, gap);
+		assert_true(unhandled >= 1 && unhandled <= 299u, "unhandled %u after a %lld ms gap", unhandled, gap);
 }
 
 static atomic_int poll_calls;
@@ -210,22 +210,22 @@ static uirq_irqreturn_t never(int irq, void *dev)
 	return UIRQ_IRQ_NONE;
 }
 
-Test(core_spurious, shared_spurious_line_is_polled, .timeout = 60)
+UIRQ_TEST(core_spurious, shared_spurious_line_is_polled, .timeout = 60)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(3);
 
-	cr_assert_eq(uirq_request_irq(irq, never, UIRQF_SHARED, "p1", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, never, UIRQF_SHARED, "p1", &dev_a), 0);
 	tc_capture_begin();
 	storm(irq, 100000);
 	tc_capture_end();
-	cr_assert_not(uirq_irq_is_enabled(irq));
+	assert_false(uirq_irq_is_enabled(irq));
 	int before = atomic_load(&poll_calls);
 
-	cr_assert(tc_wait_atomic_ge(&poll_calls, before + 2, 2000), "polled every 100 ms");
+	assert_true(tc_wait_atomic_ge(&poll_calls, before + 2, 2000), "polled every 100 ms");
 	/* A new sharer re-enables it. */
-	cr_assert_eq(uirq_request_irq(irq, never, UIRQF_SHARED, "p2", &dev_b), 0);
-	cr_assert(uirq_irq_is_enabled(irq));
+	assert_eq(uirq_request_irq(irq, never, UIRQF_SHARED, "p2", &dev_b), 0);
+	assert_true(uirq_irq_is_enabled(irq));
 	uirq_free_irq(irq, &dev_b);
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
@@ -239,37 +239,37 @@ static uirq_irqreturn_t ok(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_spurious, proc_interrupts_layout, .timeout = 20)
+UIRQ_TEST(core_spurious, proc_interrupts_layout, .timeout = 20)
 {
 	tc_setup(2, false, false, uirq_handle_level_irq);
 	unsigned int irq = tc_irq(5), irq2 = tc_irq(6);
 	char *buf = NULL, want[160];
 	size_t len = 0;
 
-	cr_assert_eq(uirq_request_irq(irq, ok, UIRQF_SHARED | UIRQF_TRIGGER_HIGH, "eth0", &dev_a), 0);
-	cr_assert_eq(uirq_request_irq(irq, ok, UIRQF_SHARED | UIRQF_TRIGGER_HIGH, "ehci_hcd:usb1", &dev_b), 0);
-	cr_assert_eq(uirq_request_irq(irq2, ok, UIRQF_TRIGGER_RISING, "kbd", &dev_a), 0);
-	cr_assert_eq(uirq_irq_set_affinity(irq2, 0x2), 0);
+	assert_eq(uirq_request_irq(irq, ok, UIRQF_SHARED | UIRQF_TRIGGER_HIGH, "eth0", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, ok, UIRQF_SHARED | UIRQF_TRIGGER_HIGH, "ehci_hcd:usb1", &dev_b), 0);
+	assert_eq(uirq_request_irq(irq2, ok, UIRQF_TRIGGER_RISING, "kbd", &dev_a), 0);
+	assert_eq(uirq_irq_set_affinity(irq2, 0x2), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&calls, 2, 2000));
+	assert_true(tc_wait_atomic_ge(&calls, 2, 2000));
 	for (int i = 0; i < 3; i++) {
 		tc_edge(irq2);
-		cr_assert(tc_wait_atomic_ge(&calls, 3 + i, 2000));
+		assert_true(tc_wait_atomic_ge(&calls, 3 + i, 2000));
 	}
 	FILE *f = open_memstream(&buf, &len);
 
 	uirq_show_interrupts(f);
 	fclose(f);
 	fputs(buf, stderr);
-	cr_assert_eq(strncmp(buf, "           CPU0       CPU1       \n", 34), 0, "%s", buf);
+	assert_eq(strncmp(buf, "           CPU0       CPU1       \n", 34), 0, "%s", buf);
 	snprintf(want, sizeof(want), "%3u:          1          0  TESTCHIP   5 Level     eth0, ehci_hcd:usb1\n", irq);
-	cr_assert(strstr(buf, want), "want [%s] in\n%s", want, buf);
+	assert_true(strstr(buf, want), "want [%s] in\n%s", want, buf);
 	snprintf(want, sizeof(want), "%3u:          0          3  TESTCHIP   6 Edge      kbd\n", irq2);
-	cr_assert(strstr(buf, want), "want [%s] in\n%s", want, buf);
+	assert_true(strstr(buf, want), "want [%s] in\n%s", want, buf);
 	free(buf);
-	cr_assert_eq(uirq_show_spurious(stderr, 60000), -EINVAL);
-	cr_assert_gt(uirq_irq_line_footprint(), 0u);
-	cr_assert_leq(uirq_irq_line_footprint(), 256u, "memory per line");
+	assert_eq(uirq_show_spurious(stderr, 60000), -EINVAL);
+	assert_gt(uirq_irq_line_footprint(), 0u);
+	assert_le(uirq_irq_line_footprint(), 256u, "memory per line");
 	uirq_free_irq(irq, &dev_a);
 	uirq_free_irq(irq, &dev_b);
 	uirq_free_irq(irq2, &dev_a);

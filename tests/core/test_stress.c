@@ -103,7 +103,7 @@ static void *worker(void *arg)
 	return (void *)fails;
 }
 
-Test(core_stress, request_free_disable_enable_affinity_while_raising, .timeout = 60)
+UIRQ_TEST(core_stress, request_free_disable_enable_affinity_while_raising, .timeout = 60)
 {
 	pthread_t r, t[WORKERS];
 
@@ -115,14 +115,14 @@ Test(core_stress, request_free_disable_enable_affinity_while_raising, .timeout =
 		void *fails;
 
 		pthread_join(t[w], &fails);
-		cr_assert_null(fails, "worker %d: %ld failed calls", w, (long)fails);
+		assert_null(fails, "worker %d: %ld failed calls", w, (long)fails);
 	}
 	atomic_store(&stop_raising, 1);
 	pthread_join(r, NULL);
 	for (unsigned int hw = 0; hw < LINES; hw++) {
-		cr_assert_eq(uirq_irq_get_depth(tc_irq(hw)), 1u, "shut down, balanced");
-		cr_assert_not(uirq_irq_is_enabled(tc_irq(hw)));
+		assert_eq(uirq_irq_get_depth(tc_irq(hw)), 1u, "shut down, balanced");
+		assert_false(uirq_irq_is_enabled(tc_irq(hw)));
 	}
-	cr_assert_gt(atomic_load(&primaries) + atomic_load(&threads_run), 0);
+	assert_gt(atomic_load(&primaries) + atomic_load(&threads_run), 0);
 	tc_teardown();
 }

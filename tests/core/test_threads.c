@@ -31,40 +31,40 @@ static uirq_irqreturn_t record_thread(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_threads, name_priority, .timeout = 20)
+UIRQ_TEST(core_threads, name_priority, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(0);
 	char comm[64];
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "averylongdevicename",
+	assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "averylongdevicename",
 					       &dev_a), 0);
 	snprintf(comm, sizeof(comm), "irq/%u-averylongdevicename", irq);
 	comm[15] = '\0';	/* TASK_COMM_LEN */
 	pid_t tid = harness_find_task(comm, false);
 
-	cr_assert_gt(tid, 0, "no task named %s", comm);
+	assert_gt(tid, 0, "no task named %s", comm);
 	struct sched_param sp;
 	int policy = sched_getscheduler(tid);
 
-	cr_assert_eq(sched_getparam(tid, &sp), 0);
+	assert_eq(sched_getparam(tid, &sp), 0);
 	if (policy == SCHED_FIFO) {
-		cr_assert_eq(sp.sched_priority, 50);
-		cr_assert_eq(uirq_irq_set_thread_priority(irq, &dev_a, 70), 0);
-		cr_assert_eq(sched_getparam(tid, &sp), 0);
-		cr_assert_eq(sp.sched_priority, 70);
+		assert_eq(sp.sched_priority, 50);
+		assert_eq(uirq_irq_set_thread_priority(irq, &dev_a, 70), 0);
+		assert_eq(sched_getparam(tid, &sp), 0);
+		assert_eq(sp.sched_priority, 70);
 	} else {
 		/* Not permitted here: normal priority, after a notice. */
-		cr_assert_eq(policy, SCHED_OTHER);
+		assert_eq(policy, SCHED_OTHER);
 	}
-	cr_assert_eq(uirq_irq_set_thread_priority(irq, &dev_b, 70), -EINVAL, "no such action");
-	cr_assert_eq(uirq_irq_set_thread_priority(irq, &dev_a, 100), -EINVAL);
+	assert_eq(uirq_irq_set_thread_priority(irq, &dev_b, 70), -EINVAL, "no such action");
+	assert_eq(uirq_irq_set_thread_priority(irq, &dev_a, 100), -EINVAL);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&runs, 1, 2000));
-	cr_assert_str_eq(ran_in, comm);
-	cr_assert_eq(atomic_load(&ran_ctx), 1);
+	assert_true(tc_wait_atomic_ge(&runs, 1, 2000));
+	assert_str_eq(ran_in, comm);
+	assert_eq(atomic_load(&ran_ctx), 1);
 	uirq_free_irq(irq, &dev_a);
-	cr_assert_eq(harness_find_task(comm, false), -1, "free_irq stopped the thread");
+	assert_eq(harness_find_task(comm, false), -1, "free_irq stopped the thread");
 	tc_teardown();
 }
 
@@ -85,7 +85,7 @@ static bool aff_cond(void *arg)
 	return affinity_is(a->tid, a->core);
 }
 
-Test(core_threads, affinity_follows_line, .timeout = 20)
+UIRQ_TEST(core_threads, affinity_follows_line, .timeout = 20)
 {
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return;
@@ -93,24 +93,24 @@ Test(core_threads, affinity_follows_line, .timeout = 20)
 	unsigned int irq = tc_irq(1);
 	char comm[32];
 
-	cr_assert_eq(uirq_num_cpus(), 2u);
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "aff", &dev_a), 0);
+	assert_eq(uirq_num_cpus(), 2u);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, record_thread, UIRQF_ONESHOT, "aff", &dev_a), 0);
 	snprintf(comm, sizeof(comm), "irq/%u-aff", irq);
 	struct aff a = { harness_find_task(comm, false), 0 };
 
-	cr_assert_gt(a.tid, 0);
-	cr_assert(tc_wait(aff_cond, &a, 2000), "thread on CPU0's core");
-	cr_assert_eq(uirq_irq_set_affinity(irq, 0x2), 0);
+	assert_gt(a.tid, 0);
+	assert_true(tc_wait(aff_cond, &a, 2000), "thread on CPU0's core");
+	assert_eq(uirq_irq_set_affinity(irq, 0x2), 0);
 	a.core = 1;
-	cr_assert(tc_wait(aff_cond, &a, 2000), "thread moved to CPU1's core");
+	assert_true(tc_wait(aff_cond, &a, 2000), "thread moved to CPU1's core");
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&runs, 1, 2000));
-	cr_assert_eq(uirq_kstat_irqs_cpu(irq, 1), 1ul, "CPU1 took it");
-	cr_assert_eq(uirq_kstat_irqs_cpu(irq, 0), 0ul);
-	cr_assert_eq(uirq_irq_set_affinity(irq, 0x4), -EINVAL, "no online CPU in the mask");
-	cr_assert_eq(uirq_irq_set_affinity(irq, 0x3), 0);
+	assert_true(tc_wait_atomic_ge(&runs, 1, 2000));
+	assert_eq(uirq_kstat_irqs_cpu(irq, 1), 1ul, "CPU1 took it");
+	assert_eq(uirq_kstat_irqs_cpu(irq, 0), 0ul);
+	assert_eq(uirq_irq_set_affinity(irq, 0x4), -EINVAL, "no online CPU in the mask");
+	assert_eq(uirq_irq_set_affinity(irq, 0x3), 0);
 	a.core = 0;
-	cr_assert(tc_wait(aff_cond, &a, 2000), "first CPU of the mask");
+	assert_true(tc_wait(aff_cond, &a, 2000), "first CPU of the mask");
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
 }
@@ -130,21 +130,21 @@ static uirq_irqreturn_t gated_thread(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_threads, wakes_coalesce, .timeout = 20)
+UIRQ_TEST(core_threads, wakes_coalesce, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(2);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "gate", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "gate", &dev_a), 0);
 	uirq_irq_wake_thread(irq, &dev_a);
-	cr_assert(tc_wait_atomic_ge(&in_run, 1, 2000));
+	assert_true(tc_wait_atomic_ge(&in_run, 1, 2000));
 	for (int i = 0; i < 10; i++)
 		uirq_irq_wake_thread(irq, &dev_a);
-	cr_assert_not(uirq_synchronize_hardirq(irq), "a thread is active");
+	assert_false(uirq_synchronize_hardirq(irq), "a thread is active");
 	atomic_store(&gate, 1);
 	uirq_synchronize_irq(irq);
-	cr_assert_eq(atomic_load(&done), 2, "ten wakes while running collapse into one more run");
-	cr_assert(uirq_synchronize_hardirq(irq));
+	assert_eq(atomic_load(&done), 2, "ten wakes while running collapse into one more run");
+	assert_true(uirq_synchronize_hardirq(irq));
 	uirq_irq_wake_thread(irq, &dev_b);	/* unknown dev_id: nothing */
 	uirq_free_irq(irq, &dev_a);
 	tc_teardown();
@@ -159,39 +159,39 @@ static void *do_free(void *arg)
 	return NULL;
 }
 
-Test(core_threads, free_waits_for_inflight_run, .timeout = 20)
+UIRQ_TEST(core_threads, free_waits_for_inflight_run, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(3);
 	struct freer f = { irq, NULL };
 	pthread_t t;
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "inflight", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "inflight", &dev_a), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&in_run, 1, 2000));
+	assert_true(tc_wait_atomic_ge(&in_run, 1, 2000));
 	pthread_create(&t, NULL, do_free, &f);
 	tc_msleep(50);
-	cr_assert_null(f.name, "free_irq waits for the running handler");
+	assert_null(f.name, "free_irq waits for the running handler");
 	atomic_store(&gate, 1);
 	pthread_join(t, NULL);
-	cr_assert_str_eq(f.name, "inflight");
-	cr_assert_eq(atomic_load(&done), 1);
-	cr_assert_eq(atomic_load(&tc_line_of(irq)->masked), 1, "shut down");
+	assert_str_eq(f.name, "inflight");
+	assert_eq(atomic_load(&done), 1);
+	assert_eq(atomic_load(&tc_line_of(irq)->masked), 1, "shut down");
 	tc_teardown();
 }
 
-Test(core_threads, disable_irq_waits_for_thread, .timeout = 20)
+UIRQ_TEST(core_threads, disable_irq_waits_for_thread, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(4);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "dis", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "dis", &dev_a), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&in_run, 1, 2000));
-	cr_assert_not(uirq_disable_hardirq(irq), "disable_hardirq: a thread is still active");
+	assert_true(tc_wait_atomic_ge(&in_run, 1, 2000));
+	assert_false(uirq_disable_hardirq(irq), "disable_hardirq: a thread is still active");
 	atomic_store(&gate, 1);
 	uirq_disable_irq(irq);
-	cr_assert_eq(atomic_load(&done), 1, "disable_irq returned after the thread");
+	assert_eq(atomic_load(&done), 1, "disable_irq returned after the thread");
 	uirq_enable_irq(irq);
 	uirq_enable_irq(irq);	/* disable_hardirq's */
 	uirq_free_irq(irq, &dev_a);
@@ -206,26 +206,26 @@ static uirq_irqreturn_t exiting_thread(int irq, void *dev)
 	pthread_exit(NULL);
 }
 
-Test(core_threads, dead_thread_does_not_leave_line_masked, .timeout = 20)
+UIRQ_TEST(core_threads, dead_thread_does_not_leave_line_masked, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);
 	unsigned int irq = tc_irq(5);
 	struct tc_line *l = tc_line_of(irq);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, exiting_thread, UIRQF_ONESHOT, "dies", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, exiting_thread, UIRQF_ONESHOT, "dies", &dev_a), 0);
 	tc_capture_begin();
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&runs, 1, 2000));
+	assert_true(tc_wait_atomic_ge(&runs, 1, 2000));
 	uirq_synchronize_irq(irq);
 	const char *out = tc_capture_end();
 
-	cr_assert(strstr(out, "is an active IRQ thread"), "%s", out);
-	cr_assert_eq(atomic_load(&l->masked), 0, "finalize ran for the dead thread");
+	assert_true(strstr(out, "is an active IRQ thread"), "%s", out);
+	assert_eq(atomic_load(&l->masked), 0, "finalize ran for the dead thread");
 	tc_edge(irq);	/* later wakes are ignored */
 	tc_msleep(20);
 	uirq_synchronize_irq(irq);
-	cr_assert_eq(atomic_load(&runs), 1);
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "dies");
+	assert_eq(atomic_load(&runs), 1);
+	assert_str_eq(uirq_free_irq(irq, &dev_a), "dies");
 	tc_teardown();
 }
 
@@ -263,44 +263,44 @@ static uirq_irqreturn_t nothread_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(core_threads, forced_threading, .timeout = 20)
+UIRQ_TEST(core_threads, forced_threading, .timeout = 20)
 {
 	tc_setup(1, false, true, uirq_handle_level_irq);
 	unsigned int irq = tc_irq(6), irq2 = tc_irq(7);
 	char want[32], want_s[32];
 
-	cr_assert(uirq_force_irqthreads());
-	cr_assert_eq(uirq_request_threaded_irq(irq, forced_primary_fn, forced_secondary_fn, 0, "frc", &dev_a), 0);
+	assert_true(uirq_force_irqthreads());
+	assert_eq(uirq_request_threaded_irq(irq, forced_primary_fn, forced_secondary_fn, 0, "frc", &dev_a), 0);
 	snprintf(want, sizeof(want), "irq/%u-frc", irq);
 	snprintf(want_s, sizeof(want_s), "irq/%u-s-frc", irq);
-	cr_assert_gt(harness_find_task(want, false), 0);
-	cr_assert_gt(harness_find_task(want_s, false), 0);
+	assert_gt(harness_find_task(want, false), 0);
+	assert_gt(harness_find_task(want_s, false), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&forced_secondary, 1, 2000));
-	cr_assert_str_eq(primary_in, want);
-	cr_assert_str_eq(secondary_in, want_s);
-	cr_assert_eq(atomic_load(&forced_ctx), 1);
-	cr_assert_eq(atomic_load(&forced_primary), 1);
+	assert_true(tc_wait_atomic_ge(&forced_secondary, 1, 2000));
+	assert_str_eq(primary_in, want);
+	assert_str_eq(secondary_in, want_s);
+	assert_eq(atomic_load(&forced_ctx), 1);
+	assert_eq(atomic_load(&forced_primary), 1);
 	/* The line was oneshot (implied) and is unmasked again. */
 	uirq_synchronize_irq(irq);
-	cr_assert_eq(atomic_load(&tc_line_of(irq)->masked), 0);
+	assert_eq(atomic_load(&tc_line_of(irq)->masked), 0);
 	uirq_free_irq(irq, &dev_a);
-	cr_assert_eq(harness_find_task(want_s, false), -1);
+	assert_eq(harness_find_task(want_s, false), -1);
 
 	/* IRQF_NO_THREAD stays in hard-irq context. */
-	cr_assert_eq(uirq_request_irq(irq2, nothread_primary, UIRQF_NO_THREAD, "nothr", &dev_b), 0);
+	assert_eq(uirq_request_irq(irq2, nothread_primary, UIRQF_NO_THREAD, "nothr", &dev_b), 0);
 	tc_edge(irq2);
-	cr_assert(tc_wait_atomic_ge(&nothread_hard, 0, 2000));
-	cr_assert_eq(atomic_load(&nothread_hard), 1);
+	assert_true(tc_wait_atomic_ge(&nothread_hard, 0, 2000));
+	assert_eq(atomic_load(&nothread_hard), 1);
 	uirq_free_irq(irq2, &dev_b);
 
 	/* The switch is runtime: off again, a primary is a hard handler. */
 	uirq_set_force_irqthreads(false);
 	atomic_store(&nothread_hard, -1);
-	cr_assert_eq(uirq_request_irq(irq2, nothread_primary, 0, "hard", &dev_b), 0);
+	assert_eq(uirq_request_irq(irq2, nothread_primary, 0, "hard", &dev_b), 0);
 	tc_edge(irq2);
-	cr_assert(tc_wait_atomic_ge(&nothread_hard, 0, 2000));
-	cr_assert_eq(atomic_load(&nothread_hard), 1);
+	assert_true(tc_wait_atomic_ge(&nothread_hard, 0, 2000));
+	assert_eq(atomic_load(&nothread_hard), 1);
 	uirq_free_irq(irq2, &dev_b);
 	tc_teardown();
 }
@@ -341,22 +341,22 @@ static void *do_sync_hardirq(void *arg)
 	return NULL;
 }
 
-Test(core_threads, nested_run_keeps_hardirq_inprogress, .timeout = 20)
+UIRQ_TEST(core_threads, nested_run_keeps_hardirq_inprogress, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(5);
 	pthread_t t;
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, gated_primary, nop_thread, 0, "nestrace", &dev_a), 0);
+	assert_eq(uirq_request_threaded_irq(irq, gated_primary, nop_thread, 0, "nestrace", &dev_a), 0);
 	tc_edge(irq);
-	cr_assert(tc_wait_atomic_ge(&gprimary_in, 1, 2000));
+	assert_true(tc_wait_atomic_ge(&gprimary_in, 1, 2000));
 	uirq_handle_nested_irq(irq);	/* a demultiplexer's thread runs the line meanwhile */
 	pthread_create(&t, NULL, do_sync_hardirq, &irq);
 	tc_msleep(50);
-	cr_assert_eq(atomic_load(&synced), 0, "synchronize_hardirq() returned under a running primary");
+	assert_eq(atomic_load(&synced), 0, "synchronize_hardirq() returned under a running primary");
 	atomic_store(&gprimary_gate, 1);
 	pthread_join(t, NULL);
-	cr_assert_eq(atomic_load(&synced), 1);
-	cr_assert_str_eq(uirq_free_irq(irq, &dev_a), "nestrace");
+	assert_eq(atomic_load(&synced), 1);
+	assert_str_eq(uirq_free_irq(irq, &dev_a), "nestrace");
 	tc_teardown();
 }

@@ -99,7 +99,7 @@ void tc_setup(unsigned int ncpus, bool pinned, bool threadirqs, uirq_irq_flow_ha
 	uirq_lockdep_set_report_handler(count_report, NULL);
 	for (unsigned int i = 0; pinned && i < ncpus; i++)
 		cfg.pin[i] = (int)(i % (unsigned int)sysconf(_SC_NPROCESSORS_ONLN));
-	cr_assert_eq(uirq_cpus_start(&cfg), 0);
+	assert_eq(uirq_cpus_start(&cfg), 0);
 	memset(&tc, 0, sizeof(tc));
 	tc.chip = (struct uirq_irq_chip){
 		.name = "TESTCHIP",
@@ -114,10 +114,10 @@ void tc_setup(unsigned int ncpus, bool pinned, bool threadirqs, uirq_irq_flow_ha
 	};
 	uirq_mutex_init(&tc.bus);
 	tc.domain = uirq_irq_domain_add_linear("tc", TC_LINES, &tc.chip, &tc, flow);
-	cr_assert_not_null(tc.domain);
+	assert_not_null(tc.domain);
 	for (unsigned int hw = 0; hw < TC_LINES; hw++) {
 		atomic_store(&tc.line[hw].masked, 1);
-		cr_assert_neq(uirq_irq_create_mapping(tc.domain, hw), 0u);
+		assert_ne(uirq_irq_create_mapping(tc.domain, hw), 0u);
 	}
 }
 
@@ -125,9 +125,9 @@ void tc_teardown(void)
 {
 	uirq_irq_domain_remove(tc.domain);
 	uirq_cpus_stop();
-	cr_assert_eq(atomic_load(&tc.bus_in_irq), 0, "bus lock taken in interrupt context");
-	cr_assert_eq(atomic_load(&tc.bus_lock), atomic_load(&tc.bus_unlock));
-	cr_assert_eq(atomic_load(&lockdep_reports), 0, "lockdep reported");
+	assert_eq(atomic_load(&tc.bus_in_irq), 0, "bus lock taken in interrupt context");
+	assert_eq(atomic_load(&tc.bus_lock), atomic_load(&tc.bus_unlock));
+	assert_eq(atomic_load(&lockdep_reports), 0, "lockdep reported");
 }
 
 unsigned int tc_irq(unsigned int hw)
@@ -190,7 +190,7 @@ void tc_capture_begin(void)
 {
 	fflush(stderr);
 	cap = tmpfile();
-	cr_assert_not_null(cap);
+	assert_not_null(cap);
 	saved_fd = dup(2);
 	dup2(fileno(cap), 2);
 }

@@ -74,12 +74,12 @@ static inline void model_setup(void)
 	uirq_lockdep_set_report_handler(model_report, NULL);
 	/* 3.4 MHz keeps the many transfers of these tests short. */
 	m.sim = uirq_i2c_sim_new("twl-test", UIRQ_I2C_SPEED_HS);
-	cr_assert_not_null(m.sim);
-	cr_assert_eq(twl4030_create(m.sim, &m.twl), 0);
+	assert_not_null(m.sim);
+	assert_eq(twl4030_create(m.sim, &m.twl), 0);
 	m.c49 = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "twl-pih", TWL4030_ADDR_AUDIO);
 	m.c4b = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "twl-pwr", TWL4030_ADDR_POWER);
-	cr_assert_not_null(m.c49);
-	cr_assert_not_null(m.c4b);
+	assert_not_null(m.c49);
+	assert_not_null(m.c4b);
 	twl4030_connect_int1(m.twl, record_int1, NULL);
 }
 
@@ -88,8 +88,8 @@ static inline void model_teardown(void)
 	uirq_i2c_unregister_device(m.c49);
 	uirq_i2c_unregister_device(m.c4b);
 	twl4030_destroy(m.twl);
-	cr_assert_eq(uirq_i2c_sim_free(m.sim), 0);
-	cr_assert_eq(atomic_load(&model_reports), 0, "lockdep reported");
+	assert_eq(uirq_i2c_sim_free(m.sim), 0);
+	assert_eq(atomic_load(&model_reports), 0, "lockdep reported");
 }
 
 /* Register access over the bus, as a driver does it. */
@@ -97,7 +97,7 @@ static inline int rd(struct uirq_i2c_client *c, uint8_t reg)
 {
 	int v = uirq_i2c_smbus_read_byte_data(c, reg);
 
-	cr_assert_geq(v, 0, "read 0x%02x:0x%02x failed: %d", c->addr, reg, v);
+	assert_ge(v, 0, "read 0x%02x:0x%02x failed: %d", c->addr, reg, v);
 	return v;
 }
 
@@ -105,7 +105,7 @@ static inline void wr(struct uirq_i2c_client *c, uint8_t reg, uint8_t val)
 {
 	int r = uirq_i2c_smbus_write_byte_data(c, reg, val);
 
-	cr_assert_eq(r, 0, "write 0x%02x:0x%02x failed: %d", c->addr, reg, r);
+	assert_eq(r, 0, "write 0x%02x:0x%02x failed: %d", c->addr, reg, r);
 }
 
 #define PWR(reg)	twl4030_peek(m.twl, TWL4030_ADDR_POWER, (reg))

@@ -162,9 +162,9 @@ static inline void fx_board(void)
 		cfg.pin[i] = -1;
 	uirq_lockdep_set_report_handler(rep_handler, NULL);
 	uirq_log_set_sink(log_sink, NULL);
-	cr_assert(uirq_lockdep_enabled(), "lockdep must be on");
-	cr_assert_eq(uirq_cpus_start(&cfg), 0);
-	cr_assert_eq(uirq_board_create(NULL, &fx.b), 0);
+	assert_true(uirq_lockdep_enabled(), "lockdep must be on");
+	assert_eq(uirq_cpus_start(&cfg), 0);
+	assert_eq(uirq_board_create(NULL, &fx.b), 0);
 	fx.twl = uirq_board_twl(fx.b);
 	fx.sim = uirq_board_i2c_sim(fx.b);
 	fx.host_irq = uirq_board_twl_irq(fx.b);
@@ -174,7 +174,7 @@ static inline void fx_probe_irq(unsigned int flags)
 {
 	int ret = twl4030_irq_probe_flags(uirq_board_i2c(fx.b), fx.host_irq, flags, &fx.ti);
 
-	cr_assert_eq(ret, 0, "twl4030_irq_probe: %d", ret);
+	assert_eq(ret, 0, "twl4030_irq_probe: %d", ret);
 	fx.pwr_irq = twl4030_irq_base(fx.ti) + TWL4030_PWR_IRQ_PWRON;
 }
 
@@ -182,9 +182,9 @@ static inline void fx_probe_pwrbutton(bool legacy)
 {
 	int ret = twl4030_pwrbutton_probe(uirq_board_i2c(fx.b), fx.pwr_irq, legacy, &fx.pwr);
 
-	cr_assert_eq(ret, 0, "twl4030_pwrbutton_probe: %d", ret);
+	assert_eq(ret, 0, "twl4030_pwrbutton_probe: %d", ret);
 	fx.client = uirq_input_open(twl4030_pwrbutton_input(fx.pwr));
-	cr_assert_not_null(fx.client);
+	assert_not_null(fx.client);
 }
 
 static inline void fx_mainline(void)
@@ -213,7 +213,7 @@ static inline void fx_teardown(void)
 	uirq_cpus_stop();
 	uirq_log_set_sink(NULL, NULL);
 	if (!fx.expect_reports)
-		cr_assert_eq(reports(-1), 0, "lockdep reported:\n%.3000s", rep.text);
+		assert_eq(reports(-1), 0, "lockdep reported:\n%.3000s", rep.text);
 }
 
 /* ---- the user and the input client ---- */
@@ -253,7 +253,7 @@ static inline int collect(int want, double ms)
 		if (n > 0)
 			nev += n;
 		else
-			cr_assert_eq(n, -EAGAIN, "uirq_input_read: %d", n);
+			assert_eq(n, -EAGAIN, "uirq_input_read: %d", n);
 		if (key_events() >= want || now_ms() >= lim)
 			break;
 		poll(&p, 1, 5);
@@ -269,8 +269,8 @@ static inline int key_values(int *vals, int max)
 	for (int i = 0; i < nev; i++) {
 		if (evs[i].type != EV_KEY)
 			continue;
-		cr_assert_eq(evs[i].code, KEY_POWER);
-		cr_assert(i + 1 < nev && evs[i + 1].type == EV_SYN && evs[i + 1].code == SYN_REPORT,
+		assert_eq(evs[i].code, KEY_POWER);
+		assert_true(i + 1 < nev && evs[i + 1].type == EV_SYN && evs[i + 1].code == SYN_REPORT,
 			  "key event %d not followed by SYN_REPORT", k);
 		if (k < max)
 			vals[k] = evs[i].value;
@@ -284,18 +284,18 @@ static inline bool host_masked(void)
 {
 	struct uirq_swirq_stats st;
 
-	cr_assert_eq(uirq_swirq_get_stats(uirq_board_intc(fx.b), UIRQ_BOARD_TWL_HOST_LINE, &st), 0);
+	assert_eq(uirq_swirq_get_stats(uirq_board_intc(fx.b), UIRQ_BOARD_TWL_HOST_LINE, &st), 0);
 	return st.masked;
 }
 
 /* Everything handled: INT1 high again, the host line unmasked, nothing in flight for a while. */
 static inline void settle(void)
 {
-	cr_assert(WAIT_UNTIL(!twl4030_int1_asserted(fx.twl) && !host_masked(), 2000),
+	assert_true(WAIT_UNTIL(!twl4030_int1_asserted(fx.twl) && !host_masked(), 2000),
 		  "INT1 %d, host line masked %d", twl4030_int1_asserted(fx.twl), host_masked());
 	msleep(20);
-	cr_assert_not(twl4030_int1_asserted(fx.twl));
-	cr_assert_not(host_masked(), "the host line was left masked");
+	assert_false(twl4030_int1_asserted(fx.twl));
+	assert_false(host_masked(), "the host line was left masked");
 }
 
 #endif

@@ -10,49 +10,49 @@
 static void press_release(int *keys)
 {
 	press();
-	cr_assert_eq(collect(*keys + 1, 1000), *keys + 1);
+	assert_eq(collect(*keys + 1, 1000), *keys + 1);
 	release();
-	cr_assert_eq(collect(*keys + 2, 1000), *keys + 2);
+	assert_eq(collect(*keys + 2, 1000), *keys + 2);
 	*keys += 2;
 }
 
-Test(legacy, first_press_reports, .init = fx_legacy, .fini = fx_teardown)
+UIRQ_TEST(legacy, first_press_reports, .init = fx_legacy, .fini = fx_teardown)
 {
 	int keys = 0, vals[8];
 
-	cr_assert(twl4030_irq_is_legacy(fx.ti));
-	cr_assert_eq(log_count("hard-irq handler (2009 seed patch)"), 1);
+	assert_true(twl4030_irq_is_legacy(fx.ti));
+	assert_eq(log_count("hard-irq handler (2009 seed patch)"), 1);
 	settle();
-	cr_assert_eq(reports(-1), 0, "nothing before the first press:\n%s", rep.text);
+	assert_eq(reports(-1), 0, "nothing before the first press:\n%s", rep.text);
 
 	press_release(&keys);
-	cr_assert_geq(reports(UIRQ_REPORT_SLEEP_INVALID), 1);
-	cr_assert_geq(reports(UIRQ_REPORT_INCONSISTENT), 1);
-	cr_assert(report_text_has("BUG: sleeping function called from invalid context"));
-	cr_assert(report_text_has("twl4030-pwrbutton.c:"), "reported at the handler's read");
-	cr_assert(report_text_has("inconsistent lock state"));
-	cr_assert(report_text_has("bus_lock"), "the adapter's bus lock is named");
-	cr_assert(report_text_has("IN-HARDIRQ"));
+	assert_ge(reports(UIRQ_REPORT_SLEEP_INVALID), 1);
+	assert_ge(reports(UIRQ_REPORT_INCONSISTENT), 1);
+	assert_true(report_text_has("BUG: sleeping function called from invalid context"));
+	assert_true(report_text_has("twl4030-pwrbutton.c:"), "reported at the handler's read");
+	assert_true(report_text_has("inconsistent lock state"));
+	assert_true(report_text_has("bus_lock"), "the adapter's bus lock is named");
+	assert_true(report_text_has("IN-HARDIRQ"));
 
 	/* Each problem is reported once; the button still works (user space survives the sleep). */
 	int n = reports(-1);
 
 	press_release(&keys);
 	press_release(&keys);
-	cr_assert_eq(reports(-1), n, "reported again:\n%s", rep.text);
+	assert_eq(reports(-1), n, "reported again:\n%s", rep.text);
 	settle();
-	cr_assert_eq(key_values(vals, 8), 6);
+	assert_eq(key_values(vals, 8), 6);
 	for (int i = 0; i < 6; i++)
-		cr_assert_eq(vals[i], !(i & 1));
+		assert_eq(vals[i], !(i & 1));
 }
 
 /* The same presses through the mainline drivers: not a word from lockdep. */
-Test(legacy, mainline_is_clean, .init = fx_mainline, .fini = fx_teardown)
+UIRQ_TEST(legacy, mainline_is_clean, .init = fx_mainline, .fini = fx_teardown)
 {
 	int keys = 0;
 
 	for (int i = 0; i < 5; i++)
 		press_release(&keys);
 	settle();
-	cr_assert_eq(reports(-1), 0, "%s", rep.text);
+	assert_eq(reports(-1), 0, "%s", rep.text);
 }

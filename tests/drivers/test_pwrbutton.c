@@ -11,34 +11,34 @@
 
 #define MAINLINE .init = fx_mainline, .fini = fx_teardown
 
-Test(pwrbutton, probe_sets_up_the_chip, MAINLINE)
+UIRQ_TEST(pwrbutton, probe_sets_up_the_chip, MAINLINE)
 {
 	char want[128];
 
 	snprintf(want, sizeof(want), "twl4030: PIH (irq %u) nested IRQs %u..%u", fx.host_irq,
 		 twl4030_irq_base(fx.ti), twl4030_irq_base(fx.ti) + TWL4030_NR_IRQS - 1);
-	cr_assert_eq(log_count(want), 1, "probe line '%s' missing", want);
-	cr_assert_eq(log_count("input: twl4030_pwrbutton as twl4030_pwrbutton/input0"), 1);
-	cr_assert_not(twl4030_irq_is_legacy(fx.ti));
+	assert_eq(log_count(want), 1, "probe line '%s' missing", want);
+	assert_eq(log_count("input: twl4030_pwrbutton as twl4030_pwrbutton/input0"), 1);
+	assert_false(twl4030_irq_is_legacy(fx.ti));
 	/* Linux's init, then the button's request: PWRON unmasked on INT1, both edges. */
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_SIH_CTRL), TWL4030_SIH_CTRL_COR);
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_IMR1), 0xfe);
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_IMR2), 0xff);
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1) & 0x03, 0x03);
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_ISR1), 0x00,
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_SIH_CTRL), TWL4030_SIH_CTRL_COR);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_IMR1), 0xfe);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_IMR2), 0xff);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1) & 0x03, 0x03);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_ISR1), 0x00,
 		     "the boot-time PWRON was flushed");
-	cr_assert_eq(uirq_irq_get_trigger_type(fx.pwr_irq), UIRQ_TYPE_EDGE_BOTH);
-	cr_assert_eq(uirq_irq_get_trigger_type(fx.host_irq), UIRQ_TYPE_LEVEL_LOW);
+	assert_eq(uirq_irq_get_trigger_type(fx.pwr_irq), UIRQ_TYPE_EDGE_BOTH);
+	assert_eq(uirq_irq_get_trigger_type(fx.host_irq), UIRQ_TYPE_LEVEL_LOW);
 	settle();
-	cr_assert_eq(collect(1, 30), 0, "no event without a press");
+	assert_eq(collect(1, 30), 0, "no event without a press");
 	struct uirq_input_dev *dev = twl4030_pwrbutton_input(fx.pwr);
 
-	cr_assert_str_eq(dev->name, "twl4030_pwrbutton");
-	cr_assert_str_eq(dev->phys, "twl4030_pwrbutton/input0");
+	assert_str_eq(dev->name, "twl4030_pwrbutton");
+	assert_str_eq(dev->phys, "twl4030_pwrbutton/input0");
 }
 
 /* Each press and release outlasting the handling latency arrives exactly once, in order. */
-Test(pwrbutton, press_release_cycles, MAINLINE, .timeout = 60)
+UIRQ_TEST(pwrbutton, press_release_cycles, MAINLINE, .timeout = 60)
 {
 	const int cycles = 20;
 	const double hold = 5 * mult();
@@ -54,25 +54,25 @@ Test(pwrbutton, press_release_cycles, MAINLINE, .timeout = 60)
 		double t = now_ms();
 
 		press();
-		cr_assert_eq(collect(2 * i + 1, 1000), 2 * i + 1, "press %d", i);
+		assert_eq(collect(2 * i + 1, 1000), 2 * i + 1, "press %d", i);
 		msleep(hold - (now_ms() - t));
 		t = now_ms();
 		release();
-		cr_assert_eq(collect(2 * i + 2, 1000), 2 * i + 2, "release %d", i);
+		assert_eq(collect(2 * i + 2, 1000), 2 * i + 2, "release %d", i);
 		msleep(hold - (now_ms() - t));
 	}
-	cr_assert_eq(collect(2 * cycles, 2000), 2 * cycles, "got %d key events", key_events());
+	assert_eq(collect(2 * cycles, 2000), 2 * cycles, "got %d key events", key_events());
 	settle();
 	collect(2 * cycles + 1, 20);
-	cr_assert_eq(key_values(vals, 64), 2 * cycles);
+	assert_eq(key_values(vals, 64), 2 * cycles);
 	for (int i = 0; i < 2 * cycles; i++)
-		cr_assert_eq(vals[i], !(i & 1), "event %d has value %d", i, vals[i]);
+		assert_eq(vals[i], !(i & 1), "event %d has value %d", i, vals[i]);
 	/* Events are stamped in order. */
 	for (int i = 1; i < nev; i++)
-		cr_assert(timercmp(&evs[i - 1].time, &evs[i].time, <=));
-	cr_assert_not(uirq_input_key_pressed(twl4030_pwrbutton_input(fx.pwr), KEY_POWER));
-	cr_assert_geq(uirq_kstat_irqs(fx.host_irq), (unsigned long)(2 * cycles));
-	cr_assert_eq(uirq_kstat_irqs(fx.pwr_irq), (unsigned long)(2 * cycles),
+		assert_true(timercmp(&evs[i - 1].time, &evs[i].time, <=));
+	assert_false(uirq_input_key_pressed(twl4030_pwrbutton_input(fx.pwr), KEY_POWER));
+	assert_ge(uirq_kstat_irqs(fx.host_irq), (unsigned long)(2 * cycles));
+	assert_eq(uirq_kstat_irqs(fx.pwr_irq), (unsigned long)(2 * cycles),
 		     "one nested run per edge");
 }
 
@@ -82,7 +82,7 @@ Test(pwrbutton, press_release_cycles, MAINLINE, .timeout = 60)
  * added controller delay makes it deterministic: the status read is the
  * third transfer of the edge, so it starts at least two delays after it.
  */
-Test(pwrbutton, short_press_gives_no_event, MAINLINE)
+UIRQ_TEST(pwrbutton, short_press_gives_no_event, MAINLINE)
 {
 	const double delay = 30 * mult();
 	int vals[4];
@@ -95,20 +95,20 @@ Test(pwrbutton, short_press_gives_no_event, MAINLINE)
 	msleep(delay * 8);
 	settle();
 	uirq_i2c_sim_set_delay(fx.sim, 0);
-	cr_assert_eq(collect(1, 50), 0, "a press shorter than the handling produced an event");
-	cr_assert_geq(uirq_kstat_irqs(fx.pwr_irq), 1ul, "but the edge was handled");
+	assert_eq(collect(1, 50), 0, "a press shorter than the handling produced an event");
+	assert_ge(uirq_kstat_irqs(fx.pwr_irq), 1ul, "but the edge was handled");
 	/* The next press is seen. */
 	press();
-	cr_assert_eq(collect(1, 1000), 1);
+	assert_eq(collect(1, 1000), 1);
 	release();
-	cr_assert_eq(collect(2, 1000), 2);
-	cr_assert_eq(key_values(vals, 4), 2);
-	cr_assert_eq(vals[0], 1);
-	cr_assert_eq(vals[1], 0);
+	assert_eq(collect(2, 1000), 2);
+	assert_eq(key_values(vals, 4), 2);
+	assert_eq(vals[0], 1);
+	assert_eq(vals[1], 0);
 }
 
 /* Press, release, press inside one handling: the edges merge, one event (the level read). */
-Test(pwrbutton, merged_edges_give_one_event, MAINLINE)
+UIRQ_TEST(pwrbutton, merged_edges_give_one_event, MAINLINE)
 {
 	const double delay = 30 * mult();
 	int vals[4];
@@ -123,92 +123,92 @@ Test(pwrbutton, merged_edges_give_one_event, MAINLINE)
 	msleep(delay * 8);
 	settle();
 	uirq_i2c_sim_set_delay(fx.sim, 0);
-	cr_assert_eq(collect(2, 50), 1);
+	assert_eq(collect(2, 50), 1);
 	release();
-	cr_assert_eq(collect(2, 1000), 2);
-	cr_assert_eq(key_values(vals, 4), 2);
-	cr_assert_eq(vals[0], 1);
-	cr_assert_eq(vals[1], 0);
+	assert_eq(collect(2, 1000), 2);
+	assert_eq(key_values(vals, 4), 2);
+	assert_eq(vals[0], 1);
+	assert_eq(vals[1], 0);
 }
 
 
-Test(pwrbutton, proc_interrupts_and_threads, MAINLINE)
+UIRQ_TEST(pwrbutton, proc_interrupts_and_threads, MAINLINE)
 {
 	char *buf = NULL, thread[32];
 	size_t len = 0;
 	FILE *f;
 
 	press();
-	cr_assert_eq(collect(1, 1000), 1);
+	assert_eq(collect(1, 1000), 1);
 	release();
-	cr_assert_eq(collect(2, 1000), 2);
+	assert_eq(collect(2, 1000), 2);
 	f = open_memstream(&buf, &len);
-	cr_assert_not_null(f);
+	assert_not_null(f);
 	uirq_show_interrupts(f);
 	fclose(f);
 	fputs(buf, stderr);
-	cr_assert_not_null(strstr(buf, "TWL4030-PIH"));
-	cr_assert_not_null(strstr(buf, "twl4030_pwrbutton"));
-	cr_assert_not_null(strstr(buf, "twl4030_sih"));
-	cr_assert_not_null(strstr(buf, "INTC"));
+	assert_not_null(strstr(buf, "TWL4030-PIH"));
+	assert_not_null(strstr(buf, "twl4030_pwrbutton"));
+	assert_not_null(strstr(buf, "twl4030_sih"));
+	assert_not_null(strstr(buf, "INTC"));
 	free(buf);
 	/* The PIH has a handler thread; the nested SIH and button run in it and have none. */
 	snprintf(thread, sizeof(thread), "irq/%u-TWL4030", fx.host_irq);
-	cr_assert(harness_find_task(thread, true) > 0, "no %s thread", thread);
+	assert_true(harness_find_task(thread, true) > 0, "no %s thread", thread);
 	snprintf(thread, sizeof(thread), "irq/%u-", fx.pwr_irq);
-	cr_assert_eq(harness_find_task(thread, true), -1, "a nested line got a thread");
+	assert_eq(harness_find_task(thread, true), -1, "a nested line got a thread");
 }
 
 /* The seed patch's request_irq() on today's nested lines: refused, as the kernel does. */
-Test(pwrbutton, seed_patch_refused_on_nested_lines, .init = fx_board, .fini = fx_teardown)
+UIRQ_TEST(pwrbutton, seed_patch_refused_on_nested_lines, .init = fx_board, .fini = fx_teardown)
 {
 	fx_probe_irq(0);
-	cr_assert_eq(twl4030_pwrbutton_probe(uirq_board_i2c(fx.b), fx.pwr_irq, true, &fx.pwr), -EINVAL);
+	assert_eq(twl4030_pwrbutton_probe(uirq_board_i2c(fx.b), fx.pwr_irq, true, &fx.pwr), -EINVAL);
 	fx.pwr = NULL;
-	cr_assert_eq(log_count("twl4030_pwrbutton: Can't get IRQ for pwrbutton: -22"), 1);
+	assert_eq(log_count("twl4030_pwrbutton: Can't get IRQ for pwrbutton: -22"), 1);
 	/* Nothing half-probed stays behind: the mainline driver probes fine after it. */
 	fx_probe_pwrbutton(false);
 	press();
-	cr_assert_eq(collect(1, 1000), 1);
+	assert_eq(collect(1, 1000), 1);
 	release();
-	cr_assert_eq(collect(2, 1000), 2);
+	assert_eq(collect(2, 1000), 2);
 }
 
 /* The threaded driver is right on the 2.6.30 dispatch too: its read runs in its own thread. */
-Test(pwrbutton, mainline_button_on_legacy_core, .init = fx_board, .fini = fx_teardown)
+UIRQ_TEST(pwrbutton, mainline_button_on_legacy_core, .init = fx_board, .fini = fx_teardown)
 {
 	char thread[32];
 	int vals[8];
 
 	fx_probe_irq(TWL4030_IRQ_LEGACY);
-	cr_assert(twl4030_irq_is_legacy(fx.ti));
+	assert_true(twl4030_irq_is_legacy(fx.ti));
 	fx_probe_pwrbutton(false);
 	snprintf(thread, sizeof(thread), "irq/%u-twl4030", fx.pwr_irq);
-	cr_assert(harness_find_task(thread, true) > 0, "no %s thread", thread);
+	assert_true(harness_find_task(thread, true) > 0, "no %s thread", thread);
 	for (int i = 0; i < 3; i++) {
 		press();
-		cr_assert_eq(collect(2 * i + 1, 1000), 2 * i + 1);
+		assert_eq(collect(2 * i + 1, 1000), 2 * i + 1);
 		release();
-		cr_assert_eq(collect(2 * i + 2, 1000), 2 * i + 2);
+		assert_eq(collect(2 * i + 2, 1000), 2 * i + 2);
 	}
 	settle();
-	cr_assert_eq(key_values(vals, 8), 6);
+	assert_eq(key_values(vals, 8), 6);
 }
 
-Test(pwrbutton, probe_rejects_bad_arguments, .init = fx_board, .fini = fx_teardown)
+UIRQ_TEST(pwrbutton, probe_rejects_bad_arguments, .init = fx_board, .fini = fx_teardown)
 {
 	struct twl4030_irq *ti;
 	struct twl4030_pwrbutton *pwr;
 
-	cr_assert_eq(twl4030_irq_probe(NULL, fx.host_irq, &ti), -EINVAL);
-	cr_assert_eq(twl4030_irq_probe_flags(uirq_board_i2c(fx.b), fx.host_irq, 0x80, &ti), -EINVAL);
-	cr_assert_eq(twl4030_pwrbutton_probe(NULL, 1, false, &pwr), -EINVAL);
+	assert_eq(twl4030_irq_probe(NULL, fx.host_irq, &ti), -EINVAL);
+	assert_eq(twl4030_irq_probe_flags(uirq_board_i2c(fx.b), fx.host_irq, 0x80, &ti), -EINVAL);
+	assert_eq(twl4030_pwrbutton_probe(NULL, 1, false, &pwr), -EINVAL);
 	/* A host irq that does not exist: the request fails and everything is undone. */
-	cr_assert_eq(twl4030_irq_probe(uirq_board_i2c(fx.b), 60000, &ti), -EINVAL);
+	assert_eq(twl4030_irq_probe(uirq_board_i2c(fx.b), 60000, &ti), -EINVAL);
 	fx_probe_irq(0);
 	fx_probe_pwrbutton(false);
 	press();
-	cr_assert_eq(collect(1, 1000), 1);
+	assert_eq(collect(1, 1000), 1);
 	release();
-	cr_assert_eq(collect(2, 1000), 2);
+	assert_eq(collect(2, 1000), 2);
 }

@@ -18,88 +18,88 @@ static void board_and_core(void)
 
 static void assert_write(int i, uint8_t reg, int len, const uint8_t *data)
 {
-	cr_assert_eq(xl[i].addr, TWL4030_ADDR_POWER);
-	cr_assert_eq(xl[i].reg, reg, "transfer %d: register 0x%02x, want 0x%02x", i, xl[i].reg, reg);
-	cr_assert_not(xl[i].read, "transfer %d is a read", i);
-	cr_assert_eq(xl[i].len, len);
+	assert_eq(xl[i].addr, TWL4030_ADDR_POWER);
+	assert_eq(xl[i].reg, reg, "transfer %d: register 0x%02x, want 0x%02x", i, xl[i].reg, reg);
+	assert_false(xl[i].read, "transfer %d is a read", i);
+	assert_eq(xl[i].len, len);
 	for (int j = 0; j < len; j++)
-		cr_assert_eq(xl[i].data[j], data[j], "transfer %d byte %d: 0x%02x", i, j, xl[i].data[j]);
+		assert_eq(xl[i].data[j], data[j], "transfer %d byte %d: 0x%02x", i, j, xl[i].data[j]);
 }
 
 static void assert_read(int i, uint8_t reg, int len)
 {
-	cr_assert_eq(xl[i].addr, TWL4030_ADDR_POWER);
-	cr_assert_eq(xl[i].reg, reg, "transfer %d: register 0x%02x, want 0x%02x", i, xl[i].reg, reg);
-	cr_assert(xl[i].read, "transfer %d is a write", i);
-	cr_assert_eq(xl[i].len, len);
+	assert_eq(xl[i].addr, TWL4030_ADDR_POWER);
+	assert_eq(xl[i].reg, reg, "transfer %d: register 0x%02x, want 0x%02x", i, xl[i].reg, reg);
+	assert_true(xl[i].read, "transfer %d is a write", i);
+	assert_eq(xl[i].len, len);
 }
 
 /* The button's request: set_type (EDGE_BOTH) and startup (unmask) reach the chip once, at sync_unlock. */
-Test(sih_chip, request_writes_in_sync_unlock, BOARD_AND_CORE)
+UIRQ_TEST(sih_chip, request_writes_in_sync_unlock, BOARD_AND_CORE)
 {
 	pid_t me = (pid_t)syscall(SYS_gettid);
 
 	/* Start from EDR all clear so the read-modify-write shows. */
 	struct uirq_i2c_client *c = uirq_i2c_new_client_device(uirq_board_i2c(fx.b), "test", 0x4b);
 
-	cr_assert_null(c, "0x4b belongs to the twl core's dummy client");
+	assert_null(c, "0x4b belongs to the twl core's dummy client");
 	settle();
 	xl_start();
 	fx_probe_pwrbutton(false);
 	int n = xl_stop();
 
-	cr_assert_eq(n, 3, "%d transfers", n);
+	assert_eq(n, 3, "%d transfers", n);
 	assert_write(0, TWL4030_PWR_IMR1, 1, (const uint8_t[]){ 0xfe });
 	assert_read(1, TWL4030_PWR_EDR1, 2);
 	assert_write(2, TWL4030_PWR_EDR1, 2, (const uint8_t[]){ 0xff, 0xff });
 	for (int i = 0; i < n; i++)
-		cr_assert_eq(xl[i].tid, me, "the chip's bus traffic runs in the caller's thread");
+		assert_eq(xl[i].tid, me, "the chip's bus traffic runs in the caller's thread");
 	settle();
 }
 
-Test(sih_chip, set_type_rewrites_only_its_edges, BOARD_AND_CORE)
+UIRQ_TEST(sih_chip, set_type_rewrites_only_its_edges, BOARD_AND_CORE)
 {
 	fx_probe_pwrbutton(false);
 	settle();
 	xl_start();
-	cr_assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_EDGE_RISING), 0);
+	assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_EDGE_RISING), 0);
 	int n = xl_stop();
 
-	cr_assert_eq(n, 2, "%d transfers", n);
+	assert_eq(n, 2, "%d transfers", n);
 	assert_read(0, TWL4030_PWR_EDR1, 2);
 	assert_write(1, TWL4030_PWR_EDR1, 2, (const uint8_t[]){ 0xfe, 0xff });
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1), 0xfe);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1), 0xfe);
 
 	/* Same type again: no change, no traffic. */
 	xl_start();
-	cr_assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_EDGE_RISING), 0);
-	cr_assert_eq(xl_stop(), 0);
+	assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_EDGE_RISING), 0);
+	assert_eq(xl_stop(), 0);
 
 	/* EDR has no levels: refused, nothing written. */
 	xl_start();
-	cr_assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_LEVEL_HIGH), -EINVAL);
-	cr_assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_LEVEL_LOW), -EINVAL);
-	cr_assert_eq(xl_stop(), 0);
-	cr_assert_eq(uirq_irq_get_trigger_type(fx.pwr_irq), UIRQ_TYPE_EDGE_RISING);
+	assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_LEVEL_HIGH), -EINVAL);
+	assert_eq(uirq_irq_set_irq_type(fx.pwr_irq, UIRQ_TYPE_LEVEL_LOW), -EINVAL);
+	assert_eq(xl_stop(), 0);
+	assert_eq(uirq_irq_get_trigger_type(fx.pwr_irq), UIRQ_TYPE_EDGE_RISING);
 
 	/* Rising only: a press is reported, its release is never seen by the chip. */
 	press();
-	cr_assert_eq(collect(1, 1000), 1);
+	assert_eq(collect(1, 1000), 1);
 	release();
 	settle();
-	cr_assert_eq(collect(2, 50), 1);
-	cr_assert(uirq_input_key_pressed(twl4030_pwrbutton_input(fx.pwr), KEY_POWER));
+	assert_eq(collect(2, 50), 1);
+	assert_true(uirq_input_key_pressed(twl4030_pwrbutton_input(fx.pwr), KEY_POWER));
 
 	/* Another child's type touches its own two bits only (CHG_PRES, EDR1 [3:2]). */
 	unsigned int chg = twl4030_irq_base(fx.ti) + 9;
 
 	xl_start();
-	cr_assert_eq(uirq_irq_set_irq_type(chg, UIRQ_TYPE_EDGE_FALLING), 0);
-	cr_assert_eq(xl_stop(), 2);
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1), 0xf6);
+	assert_eq(uirq_irq_set_irq_type(chg, UIRQ_TYPE_EDGE_FALLING), 0);
+	assert_eq(xl_stop(), 2);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1), 0xf6);
 }
 
-Test(sih_chip, disable_enable_free, BOARD_AND_CORE)
+UIRQ_TEST(sih_chip, disable_enable_free, BOARD_AND_CORE)
 {
 	fx_probe_pwrbutton(false);
 	settle();
@@ -107,29 +107,29 @@ Test(sih_chip, disable_enable_free, BOARD_AND_CORE)
 	xl_start();
 	uirq_disable_irq(fx.pwr_irq);
 	uirq_enable_irq(fx.pwr_irq);
-	cr_assert_eq(xl_stop(), 0);
-	cr_assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_IMR1), 0xfe);
+	assert_eq(xl_stop(), 0);
+	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_IMR1), 0xfe);
 
 	/* An edge while disabled: the nested flow only marks it pending; no chip traffic. */
 	uirq_disable_irq(fx.pwr_irq);
 	xl_start();
 	press();
-	cr_assert(WAIT_UNTIL(!twl4030_int1_asserted(fx.twl) && !host_masked(), 1000));
+	assert_true(WAIT_UNTIL(!twl4030_int1_asserted(fx.twl) && !host_masked(), 1000));
 	msleep(20);
 	int n = xl_stop();
 
-	cr_assert_eq(n, 2, "PIH and SIH reads only, %d transfers", n);
-	cr_assert(xl[0].read && xl[1].read);
-	cr_assert_eq(collect(1, 20), 0);
+	assert_eq(n, 2, "PIH and SIH reads only, %d transfers", n);
+	assert_true(xl[0].read && xl[1].read);
+	assert_eq(collect(1, 20), 0);
 	/* The enable retriggers the pending edge through PWR_SIR, written at sync_unlock. */
 	xl_start();
 	uirq_enable_irq(fx.pwr_irq);
 	n = xl_stop();
-	cr_assert_geq(n, 1);
+	assert_ge(n, 1);
 	assert_write(0, TWL4030_PWR_SIR, 1, (const uint8_t[]){ 0x01 });
-	cr_assert_eq(collect(1, 1000), 1);
+	assert_eq(collect(1, 1000), 1);
 	release();
-	cr_assert_eq(collect(2, 1000), 2);
+	assert_eq(collect(2, 1000), 2);
 	settle();
 
 	/* free_irq shuts the line down: one IMR write, masking PWRON. */
@@ -137,7 +137,7 @@ Test(sih_chip, disable_enable_free, BOARD_AND_CORE)
 	twl4030_pwrbutton_remove(fx.pwr);
 	fx.pwr = NULL;
 	n = xl_stop();
-	cr_assert_eq(n, 1, "%d transfers", n);
+	assert_eq(n, 1, "%d transfers", n);
 	assert_write(0, TWL4030_PWR_IMR1, 1, (const uint8_t[]){ 0xff });
 	uirq_input_close(fx.client);
 	fx.client = NULL;

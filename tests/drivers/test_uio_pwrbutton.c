@@ -94,17 +94,17 @@ static struct uio_pwrbutton_config config(void)
 static void setup(void)
 {
 	uirq_log_set_sink(on_log, NULL);
-	cr_assert_eq(uirq_cpus_start(NULL), 0);
+	assert_eq(uirq_cpus_start(NULL), 0);
 	fx.sim = uirq_i2c_sim_new("sim", 400000);
-	cr_assert_not_null(fx.sim);
-	cr_assert_eq(uirq_i2c_sim_attach(fx.sim, ADDR, &chip_ops, NULL), 0);
-	cr_assert_gt(uirq_eventfd_line_create(-1, 0, &fx.line), 0);
+	assert_not_null(fx.sim);
+	assert_eq(uirq_i2c_sim_attach(fx.sim, ADDR, &chip_ops, NULL), 0);
+	assert_gt(uirq_eventfd_line_create(-1, 0, &fx.line), 0);
 	fx.input = uirq_input_allocate_device();
 	fx.input->name = "uirq-pwrbutton";
 	uirq_input_set_capability(fx.input, EV_KEY, KEY_POWER);
-	cr_assert_eq(uirq_input_register_device(fx.input), 0);
+	assert_eq(uirq_input_register_device(fx.input), 0);
 	fx.client = uirq_input_open(fx.input);
-	cr_assert_not_null(fx.client);
+	assert_not_null(fx.client);
 }
 
 static void probe(void)
@@ -113,7 +113,7 @@ static void probe(void)
 
 	setup();
 	c = config();
-	cr_assert_eq(uio_pwrbutton_probe(&c, &fx.pb), 0);
+	assert_eq(uio_pwrbutton_probe(&c, &fx.pb), 0);
 }
 
 static void teardown(void)
@@ -123,12 +123,12 @@ static void teardown(void)
 	uio_pwrbutton_remove(fx.pb);
 	uirq_input_unregister_device(fx.input);
 	uirq_input_close(fx.client);
-	cr_assert_eq(uirq_fd_line_destroy(fx.line), 0);
+	assert_eq(uirq_fd_line_destroy(fx.line), 0);
 	uirq_i2c_sim_detach(fx.sim, ADDR);
-	cr_assert_eq(uirq_i2c_sim_free(fx.sim), 0);
+	assert_eq(uirq_i2c_sim_free(fx.sim), 0);
 	uirq_cpus_stop();
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.reports, 0ul, "lockdep reported");
+	assert_eq(st.reports, 0ul, "lockdep reported");
 }
 
 /* Raise with the device's status and the chip's level; returns once the primary has run. */
@@ -139,7 +139,7 @@ static void interrupt(uint32_t status, bool down)
 	uio_pwrbutton_counts(fx.pb, &before, &r0);
 	atomic_store(&fx.chip_status, down ? 0x01 : 0x00);
 	__atomic_store_n(&fx.regs[STATUS_OFF / 4], status, __ATOMIC_SEQ_CST);
-	cr_assert_eq(uirq_eventfd_line_raise(fx.line), 0);
+	assert_eq(uirq_eventfd_line_raise(fx.line), 0);
 	do {
 		usleep(100);
 		uio_pwrbutton_counts(fx.pb, &after, &r1);
@@ -151,50 +151,50 @@ static void expect_key(int value)
 	struct uirq_input_event ev[4];
 	int n = uirq_input_read(fx.client, ev, 4, 0);
 
-	cr_assert_eq(n, 2, "read %d events", n);
-	cr_assert(ev[0].type == EV_KEY && ev[0].code == KEY_POWER && ev[0].value == value,
+	assert_eq(n, 2, "read %d events", n);
+	assert_true(ev[0].type == EV_KEY && ev[0].code == KEY_POWER && ev[0].value == value,
 		  "type %u code %u value %d", ev[0].type, ev[0].code, ev[0].value);
-	cr_assert(ev[1].type == EV_SYN && ev[1].code == SYN_REPORT);
+	assert_true(ev[1].type == EV_SYN && ev[1].code == SYN_REPORT);
 }
 
 static void expect_nothing(void)
 {
 	struct uirq_input_event ev[4];
 
-	cr_assert_eq(uirq_input_read(fx.client, ev, 4, UIRQ_INPUT_NONBLOCK), -EAGAIN);
+	assert_eq(uirq_input_read(fx.client, ev, 4, UIRQ_INPUT_NONBLOCK), -EAGAIN);
 }
 
-Test(uio_pwrbutton, press_release_acked_and_reported, .init = probe, .fini = teardown, .timeout = 30)
+UIRQ_TEST(uio_pwrbutton, press_release_acked_and_reported, .init = probe, .fini = teardown, .timeout = 30)
 {
 	for (int i = 0; i < 20; i++) {
 		interrupt(0x1, true);
 		expect_key(1);
-		cr_assert_eq(fx.regs[ACK_OFF / 4], 0x1u, "the primary acknowledged %#x", fx.regs[ACK_OFF / 4]);
+		assert_eq(fx.regs[ACK_OFF / 4], 0x1u, "the primary acknowledged %#x", fx.regs[ACK_OFF / 4]);
 		fx.regs[ACK_OFF / 4] = 0;
 		interrupt(0x3, false);
 		expect_key(0);
-		cr_assert_eq(fx.regs[ACK_OFF / 4], 0x3u, "the acknowledge carries the status read");
+		assert_eq(fx.regs[ACK_OFF / 4], 0x3u, "the acknowledge carries the status read");
 	}
 }
 
-Test(uio_pwrbutton, status_zero_is_not_ours, .init = probe, .fini = teardown, .timeout = 30)
+UIRQ_TEST(uio_pwrbutton, status_zero_is_not_ours, .init = probe, .fini = teardown, .timeout = 30)
 {
 	unsigned long claimed, refused;
 
 	fx.regs[ACK_OFF / 4] = 0xdead;
 	interrupt(0, true);
 	uio_pwrbutton_counts(fx.pb, &claimed, &refused);
-	cr_assert_eq(claimed, 0ul);
-	cr_assert_eq(refused, 1ul);
-	cr_assert_eq(fx.regs[ACK_OFF / 4], 0xdeadu, "nothing is acknowledged for a refused interrupt");
+	assert_eq(claimed, 0ul);
+	assert_eq(refused, 1ul);
+	assert_eq(fx.regs[ACK_OFF / 4], 0xdeadu, "nothing is acknowledged for a refused interrupt");
 	usleep(20000);
 	expect_nothing();
 }
 
 /* A transient i2c error: the driver's message, no event; the next interrupt reports again. */
-Test(uio_pwrbutton, transient_i2c_error_logged_then_recovers, .init = probe, .fini = teardown, .timeout = 30)
+UIRQ_TEST(uio_pwrbutton, transient_i2c_error_logged_then_recovers, .init = probe, .fini = teardown, .timeout = 30)
 {
-	cr_assert_eq(uirq_i2c_sim_fail_match(fx.sim, ADDR, REG, -EIO), 0);
+	assert_eq(uirq_i2c_sim_fail_match(fx.sim, ADDR, REG, -EIO), 0);
 	interrupt(0x1, true);
 	while (!logged("uio-pwrbutton: i2c error -5 while reading register 0x45 of the chip at 0x4b"))
 		usleep(1000);
@@ -204,32 +204,32 @@ Test(uio_pwrbutton, transient_i2c_error_logged_then_recovers, .init = probe, .fi
 	expect_key(1);
 }
 
-Test(uio_pwrbutton, absent_chip_fails_probe, .init = setup, .fini = teardown, .timeout = 30)
+UIRQ_TEST(uio_pwrbutton, absent_chip_fails_probe, .init = setup, .fini = teardown, .timeout = 30)
 {
 	struct uio_pwrbutton_config c;
 
 	c = config();
-	cr_assert_eq(uirq_i2c_sim_set_nak(fx.sim, 0x20, true), 0);
+	assert_eq(uirq_i2c_sim_set_nak(fx.sim, 0x20, true), 0);
 	c.addr = 0x20;
-	cr_assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -ENXIO);
-	cr_assert_null(fx.pb);
-	cr_assert(logged("no answer from the chip at 0x20"));
+	assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -ENXIO);
+	assert_null(fx.pb);
+	assert_true(logged("no answer from the chip at 0x20"));
 }
 
-Test(uio_pwrbutton, bad_config_is_einval, .init = setup, .fini = teardown, .timeout = 30)
+UIRQ_TEST(uio_pwrbutton, bad_config_is_einval, .init = setup, .fini = teardown, .timeout = 30)
 {
 	struct uio_pwrbutton_config c = config();
 
 	c.bit = 8;
-	cr_assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
+	assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
 	c = config();
 	c.status_off = sizeof(fx.regs);
-	cr_assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
+	assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
 	c = config();
 	c.ack_off = 0x62;
-	cr_assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
+	assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
 	c = config();
 	c.input = NULL;
-	cr_assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
-	cr_assert_null(fx.pb);
+	assert_eq(uio_pwrbutton_probe(&c, &fx.pb), -EINVAL);
+	assert_null(fx.pb);
 }

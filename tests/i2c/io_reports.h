@@ -44,6 +44,6 @@ static inline void io_reports_start(void)
 }
 
 #define assert_no_reports() \
-	cr_assert_eq(io_rec.n, 0, "unexpected report(s):\n%.2000s", io_rec.text)
+	assert_eq(io_rec.n, 0, "unexpected report(s):\n%.2000s", io_rec.text)
 
 #endif

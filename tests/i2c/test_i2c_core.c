@@ -29,56 +29,56 @@ static int count_xfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, 
 
 static const struct uirq_i2c_algorithm count_algo = { .master_xfer = count_xfer };
 
-Test(i2c_core, adapters_and_clients, OPTS)
+UIRQ_TEST(i2c_core, adapters_and_clients, OPTS)
 {
 	struct uirq_i2c_adapter a = { .name = "a", .algo = &count_algo };
 	struct uirq_i2c_adapter b = { .name = "b", .algo = &count_algo };
 	struct uirq_i2c_adapter none = { .name = "none" };
 	struct uirq_i2c_client *c1, *c2;
 
-	cr_assert_eq(uirq_i2c_add_adapter(&none), -EINVAL, "an adapter needs an algorithm");
-	cr_assert_eq(uirq_i2c_add_adapter(&a), 0);
-	cr_assert_eq(uirq_i2c_add_adapter(&a), -EBUSY);
-	cr_assert_eq(uirq_i2c_add_adapter(&b), 0);
-	cr_assert_neq(a.nr, b.nr);
-	cr_assert_eq(a.timeout_ms, 1000, "the kernel's default timeout, HZ");
-	cr_assert_eq(uirq_i2c_get_functionality(&a), 0);
+	assert_eq(uirq_i2c_add_adapter(&none), -EINVAL, "an adapter needs an algorithm");
+	assert_eq(uirq_i2c_add_adapter(&a), 0);
+	assert_eq(uirq_i2c_add_adapter(&a), -EBUSY);
+	assert_eq(uirq_i2c_add_adapter(&b), 0);
+	assert_ne(a.nr, b.nr);
+	assert_eq(a.timeout_ms, 1000, "the kernel's default timeout, HZ");
+	assert_eq(uirq_i2c_get_functionality(&a), 0);
 
 	c1 = uirq_i2c_new_client_device(&a, "pmic", 0x48);
-	cr_assert_not_null(c1);
-	cr_assert_eq(c1->adapter, &a);
-	cr_assert_eq(c1->addr, 0x48);
-	cr_assert_str_eq(c1->name, "pmic");
-	cr_assert_null(uirq_i2c_new_client_device(&a, "again", 0x48));
-	cr_assert_eq(errno, EBUSY);
+	assert_not_null(c1);
+	assert_eq(c1->adapter, &a);
+	assert_eq(c1->addr, 0x48);
+	assert_str_eq(c1->name, "pmic");
+	assert_null(uirq_i2c_new_client_device(&a, "again", 0x48));
+	assert_eq(errno, EBUSY);
 	c2 = uirq_i2c_new_client_device(&b, "same-addr-other-bus", 0x48);
-	cr_assert_not_null(c2);
-	cr_assert_null(uirq_i2c_new_client_device(&a, "zero", 0x00));
-	cr_assert_eq(errno, EINVAL);
-	cr_assert_null(uirq_i2c_new_client_device(&a, "wide", 0x80));
-	cr_assert_eq(errno, EINVAL);
-	cr_assert_null(uirq_i2c_new_client_device(&a, "a-name-longer-than-twenty", 0x10));
-	cr_assert_eq(errno, EINVAL);
-	cr_assert_null(uirq_i2c_new_client_device(&none, "unadded", 0x10));
-	cr_assert_eq(errno, ENODEV);
+	assert_not_null(c2);
+	assert_null(uirq_i2c_new_client_device(&a, "zero", 0x00));
+	assert_eq(errno, EINVAL);
+	assert_null(uirq_i2c_new_client_device(&a, "wide", 0x80));
+	assert_eq(errno, EINVAL);
+	assert_null(uirq_i2c_new_client_device(&a, "a-name-longer-than-twenty", 0x10));
+	assert_eq(errno, EINVAL);
+	assert_null(uirq_i2c_new_client_device(&none, "unadded", 0x10));
+	assert_eq(errno, ENODEV);
 	struct uirq_i2c_client *ten = uirq_i2c_new_client_device_flags(&a, "ten", 0x248, UIRQ_I2C_CLIENT_TEN);
 
-	cr_assert_not_null(ten);
+	assert_not_null(ten);
 	uirq_i2c_unregister_device(ten);
 	uirq_i2c_unregister_device(NULL);
 
 	/* Deleting with clients is refused; nothing is freed behind the driver. */
-	cr_assert_eq(uirq_i2c_del_adapter(&a), -EBUSY);
-	cr_assert_eq(uirq_i2c_master_send(c1, (const uint8_t *)"\x01\x02", 2), 2, "still works");
+	assert_eq(uirq_i2c_del_adapter(&a), -EBUSY);
+	assert_eq(uirq_i2c_master_send(c1, (const uint8_t *)"\x01\x02", 2), 2, "still works");
 	uirq_i2c_unregister_device(c1);
-	cr_assert_eq(uirq_i2c_del_adapter(&a), 0);
-	cr_assert_eq(uirq_i2c_del_adapter(&a), -ENODEV);
+	assert_eq(uirq_i2c_del_adapter(&a), 0);
+	assert_eq(uirq_i2c_del_adapter(&a), -ENODEV);
 	uirq_i2c_unregister_device(c2);
-	cr_assert_eq(uirq_i2c_del_adapter(&b), 0);
+	assert_eq(uirq_i2c_del_adapter(&b), 0);
 	assert_no_reports();
 }
 
-Test(i2c_core, transfer_arguments, OPTS)
+UIRQ_TEST(i2c_core, transfer_arguments, OPTS)
 {
 	struct uirq_i2c_adapter a = { .name = "a", .algo = &count_algo };
 	struct uirq_i2c_adapter noxfer_adap = { .name = "noxfer" };
@@ -88,26 +88,26 @@ Test(i2c_core, transfer_arguments, OPTS)
 	struct uirq_i2c_msg nobuf = { 0x10, 0, 1, NULL };
 	struct uirq_i2c_stats st;
 
-	cr_assert_eq(uirq_i2c_add_adapter(&a), 0);
-	cr_assert_eq(uirq_i2c_transfer(&a, m, 2), 2);
-	cr_assert_eq(uirq_i2c_transfer(&a, m, 0), -EINVAL);
-	cr_assert_eq(uirq_i2c_transfer(&a, NULL, 1), -EINVAL);
-	cr_assert_eq(uirq_i2c_transfer(NULL, m, 1), -EINVAL);
-	cr_assert_eq(uirq_i2c_transfer(&a, &nobuf, 1), -EINVAL);
+	assert_eq(uirq_i2c_add_adapter(&a), 0);
+	assert_eq(uirq_i2c_transfer(&a, m, 2), 2);
+	assert_eq(uirq_i2c_transfer(&a, m, 0), -EINVAL);
+	assert_eq(uirq_i2c_transfer(&a, NULL, 1), -EINVAL);
+	assert_eq(uirq_i2c_transfer(NULL, m, 1), -EINVAL);
+	assert_eq(uirq_i2c_transfer(&a, &nobuf, 1), -EINVAL);
 	noxfer_adap.algo = &noxfer;
-	cr_assert_eq(uirq_i2c_add_adapter(&noxfer_adap), 0);
-	cr_assert_eq(uirq_i2c_transfer(&noxfer_adap, m, 1), -EOPNOTSUPP);
-	cr_assert_eq(xfers, 1, "refused transfers never reach the algorithm");
+	assert_eq(uirq_i2c_add_adapter(&noxfer_adap), 0);
+	assert_eq(uirq_i2c_transfer(&noxfer_adap, m, 1), -EOPNOTSUPP);
+	assert_eq(xfers, 1, "refused transfers never reach the algorithm");
 	uirq_i2c_get_stats(&a, &st);
-	cr_assert_eq(st.transfers, 1);
-	cr_assert_eq(st.messages, 2);
-	cr_assert_eq(st.bytes, 2);
+	assert_eq(st.transfers, 1);
+	assert_eq(st.messages, 2);
+	assert_eq(st.bytes, 2);
 	uirq_i2c_reset_stats(&a);
 	uirq_i2c_get_stats(&a, &st);
-	cr_assert_eq(st.transfers, 0);
-	cr_assert_eq(uirq_i2c_del_adapter(&a), 0);
-	cr_assert_eq(uirq_i2c_transfer(&a, m, 2), -ENODEV, "a deleted adapter");
-	cr_assert_eq(uirq_i2c_del_adapter(&noxfer_adap), 0);
+	assert_eq(st.transfers, 0);
+	assert_eq(uirq_i2c_del_adapter(&a), 0);
+	assert_eq(uirq_i2c_transfer(&a, m, 2), -ENODEV, "a deleted adapter");
+	assert_eq(uirq_i2c_del_adapter(&noxfer_adap), 0);
 	assert_no_reports();
 }
 
@@ -118,26 +118,26 @@ static void trace(const struct uirq_i2c_trace *t, void *arg)
 	(void)arg;
 	traced++;
 	traced_ret = t->ret;
-	cr_assert_leq(t->start_ns, t->end_ns);
-	cr_assert_eq(t->num, 2);
-	cr_assert_gt(t->wire_ns, 0);
+	assert_le(t->start_ns, t->end_ns);
+	assert_eq(t->num, 2);
+	assert_gt(t->wire_ns, 0);
 }
 
-Test(i2c_core, trace_hook, OPTS)
+UIRQ_TEST(i2c_core, trace_hook, OPTS)
 {
 	struct uirq_i2c_sim *sim = uirq_i2c_sim_new("t", 2600000);
 	struct uirq_i2c_adapter *adap = uirq_i2c_sim_adapter(sim);
 	struct uirq_i2c_client *c = uirq_i2c_new_client_device(adap, "x", 0x33);
 
 	uirq_i2c_set_trace(adap, trace, NULL);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(c, 1), -ENXIO);
-	cr_assert_eq(traced, 1);
-	cr_assert_eq(traced_ret, -ENXIO);
+	assert_eq(uirq_i2c_smbus_read_byte_data(c, 1), -ENXIO);
+	assert_eq(traced, 1);
+	assert_eq(traced_ret, -ENXIO);
 	uirq_i2c_set_trace(adap, NULL, NULL);
 	uirq_i2c_smbus_read_byte_data(c, 1);
-	cr_assert_eq(traced, 1);
+	assert_eq(traced, 1);
 	uirq_i2c_unregister_device(c);
-	cr_assert_eq(uirq_i2c_sim_free(sim), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
 	assert_no_reports();
 }
 
@@ -168,16 +168,16 @@ static void sim_setup(void)
 {
 	io_reports_start();
 	sim = uirq_i2c_sim_new("ms", 2600000);
-	cr_assert_not_null(sim);
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
+	assert_not_null(sim);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
 	cl = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(sim), "pwrbutton", 0x4b);
-	cr_assert_not_null(cl);
+	assert_not_null(cl);
 }
 
 static void sim_teardown(void)
 {
 	uirq_i2c_unregister_device(cl);
-	cr_assert_eq(uirq_i2c_sim_free(sim), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
 }
 
 /* Without lockdep compiled in, might_sleep() still prints, but to stderr only. */
@@ -192,12 +192,12 @@ static void expect_sleep_report(int line)
 
 	snprintf(at, sizeof(at), "BUG: sleeping function called from invalid context at %s:%d",
 		 __FILE__, line);
-	cr_assert_geq(io_rec.by_kind[UIRQ_REPORT_SLEEP_INVALID], 1, "no might_sleep report");
-	cr_assert_str_eq(io_rec.headlines[0], at);
-	cr_assert(strstr(io_rec.text, at), "report text:\n%.2000s", io_rec.text);
+	assert_ge(io_rec.by_kind[UIRQ_REPORT_SLEEP_INVALID], 1, "no might_sleep report");
+	assert_str_eq(io_rec.headlines[0], at);
+	assert_true(strstr(io_rec.text, at), "report text:\n%.2000s", io_rec.text);
 }
 
-Test(i2c_core, transfer_with_irqs_disabled_is_reported, .timeout = 20, .init = sim_setup)
+UIRQ_TEST(i2c_core, transfer_with_irqs_disabled_is_reported, .timeout = 20, .init = sim_setup)
 {
 	uint8_t r = 0x45, v;
 	struct uirq_i2c_msg m[2] = { { 0x4b, 0, 1, &r }, { 0x4b, UIRQ_I2C_M_RD, 1, &v } };
@@ -206,18 +206,18 @@ Test(i2c_core, transfer_with_irqs_disabled_is_reported, .timeout = 20, .init = s
 	int ret = uirq_i2c_transfer(uirq_i2c_sim_adapter(sim), m, 2);
 
 	uirq_local_irq_restore(flags);
-	cr_assert_eq(ret, 2, "the report does not stop the transfer");
+	assert_eq(ret, 2, "the report does not stop the transfer");
 	expect_sleep_report(line);
 	if (!REPORTS_RECORDED) {
 		sim_teardown();
 		return;
 	}
-	cr_assert(strstr(io_rec.text, "irqs_disabled(): 1"));
-	cr_assert_eq(io_rec.n, io_rec.by_kind[UIRQ_REPORT_SLEEP_INVALID], "other reports:\n%.3000s", io_rec.text);
+	assert_true(strstr(io_rec.text, "irqs_disabled(): 1"));
+	assert_eq(io_rec.n, io_rec.by_kind[UIRQ_REPORT_SLEEP_INVALID], "other reports:\n%.3000s", io_rec.text);
 	sim_teardown();
 }
 
-Test(i2c_core, smbus_in_hardirq_is_reported, .timeout = 20, .init = sim_setup)
+UIRQ_TEST(i2c_core, smbus_in_hardirq_is_reported, .timeout = 20, .init = sim_setup)
 {
 	int line, ret;
 
@@ -227,23 +227,23 @@ Test(i2c_core, smbus_in_hardirq_is_reported, .timeout = 20, .init = sim_setup)
 	ret = uirq_i2c_smbus_read_byte_data(cl, 0x45);
 	uirq_hardirq_exit();
 	uirq_local_irq_enable();
-	cr_assert_geq(ret, 0);
+	assert_ge(ret, 0);
 	expect_sleep_report(line);
 	if (!REPORTS_RECORDED) {
 		sim_teardown();
 		return;
 	}
-	cr_assert(strstr(io_rec.text, "in_atomic(): 1"));
+	assert_true(strstr(io_rec.text, "in_atomic(): 1"));
 	/*
 	 * lockdep adds its own verdict: the bus mutex, taken with irqs on at
 	 * attach, is now taken in hard-irq context.  Nothing else.
 	 */
 	if (uirq_lockdep_enabled()) {
-		cr_assert_eq(io_rec.by_kind[UIRQ_REPORT_INCONSISTENT], 1);
-		cr_assert(strstr(io_rec.text, "inconsistent {HARDIRQ-ON-W} -> {IN-HARDIRQ-W} usage."));
-		cr_assert(strstr(io_rec.text, "(&adap->bus_lock)"));
+		assert_eq(io_rec.by_kind[UIRQ_REPORT_INCONSISTENT], 1);
+		assert_true(strstr(io_rec.text, "inconsistent {HARDIRQ-ON-W} -> {IN-HARDIRQ-W} usage."));
+		assert_true(strstr(io_rec.text, "(&adap->bus_lock)"));
 	}
-	cr_assert_eq(io_rec.n, io_rec.by_kind[UIRQ_REPORT_SLEEP_INVALID] +
+	assert_eq(io_rec.n, io_rec.by_kind[UIRQ_REPORT_SLEEP_INVALID] +
 		     io_rec.by_kind[UIRQ_REPORT_INCONSISTENT], "other reports:\n%.3000s", io_rec.text);
 	sim_teardown();
 }
@@ -254,16 +254,16 @@ static void *thread_read(void *arg)
 	return (void *)(intptr_t)uirq_i2c_smbus_read_byte_data(cl, 0x45);
 }
 
-Test(i2c_core, transfer_from_a_thread_is_clean, .timeout = 20, .init = sim_setup)
+UIRQ_TEST(i2c_core, transfer_from_a_thread_is_clean, .timeout = 20, .init = sim_setup)
 {
 	pthread_t t;
 	void *ret;
 
 	regs[0x45] = 0x5a;
-	cr_assert_eq(pthread_create(&t, NULL, thread_read, NULL), 0);
-	cr_assert_eq(pthread_join(t, &ret), 0);
-	cr_assert_eq((intptr_t)ret, 0x5a);
-	cr_assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x10, 1), 0);
+	assert_eq(pthread_create(&t, NULL, thread_read, NULL), 0);
+	assert_eq(pthread_join(t, &ret), 0);
+	assert_eq((intptr_t)ret, 0x5a);
+	assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x10, 1), 0);
 	sim_teardown();
 	assert_no_reports();
 }
@@ -306,7 +306,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-Test(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_reports_start)
+UIRQ_TEST(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_reports_start)
 {
 	struct uirq_i2c_sim *s = uirq_i2c_sim_new("busy", 400000);
 	struct uirq_i2c_adapter *adap = uirq_i2c_sim_adapter(s);
@@ -317,39 +317,39 @@ Test(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_reports_s
 	uint64_t wire = uirq_i2c_wire_ns(shape, 2, 400000), t0, took;
 	struct uirq_i2c_stats st;
 
-	cr_assert_eq(uirq_i2c_sim_attach(s, 0x20, &excl_ops, NULL), 0);
+	assert_eq(uirq_i2c_sim_attach(s, 0x20, &excl_ops, NULL), 0);
 	for (int i = 0; i < THREADS; i++) {
 		char name[16];
 
 		snprintf(name, sizeof(name), "dev%d", i);
 		/* One slave, four clients would collide: give each thread its own slave. */
 		if (i)
-			cr_assert_eq(uirq_i2c_sim_attach(s, (uint16_t)(0x20 + i), &excl_ops, NULL), 0);
+			assert_eq(uirq_i2c_sim_attach(s, (uint16_t)(0x20 + i), &excl_ops, NULL), 0);
 		c[i] = uirq_i2c_new_client_device(adap, name, (uint16_t)(0x20 + i));
-		cr_assert_not_null(c[i]);
+		assert_not_null(c[i]);
 	}
 	t0 = now_ns();
 	for (int i = 0; i < THREADS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, hammer, c[i]), 0);
+		assert_eq(pthread_create(&t[i], NULL, hammer, c[i]), 0);
 	for (int i = 0; i < THREADS; i++) {
 		void *bad;
 
-		cr_assert_eq(pthread_join(t[i], &bad), 0);
-		cr_assert_eq((intptr_t)bad, 0);
+		assert_eq(pthread_join(t[i], &bad), 0);
+		assert_eq((intptr_t)bad, 0);
 	}
 	took = now_ns() - t0;
-	cr_assert_eq(__atomic_load_n(&overlap, __ATOMIC_SEQ_CST), 0, "two transfers on the wire at once");
+	assert_eq(__atomic_load_n(&overlap, __ATOMIC_SEQ_CST), 0, "two transfers on the wire at once");
 	/* Serialized sleeps: the whole run lasts at least the sum of the wire times. */
-	cr_assert_geq(took, (uint64_t)THREADS * PER_THREAD * wire);
+	assert_ge(took, (uint64_t)THREADS * PER_THREAD * wire);
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.transfers, THREADS * PER_THREAD);
-	cr_assert_eq(st.messages, 2 * THREADS * PER_THREAD);
-	cr_assert_eq(st.bytes, 3 * THREADS * PER_THREAD);
-	cr_assert_eq(st.errors, 0);
-	cr_assert_eq(st.wire_ns, (uint64_t)THREADS * PER_THREAD * wire);
-	cr_assert_eq(uirq_i2c_sim_free(s), -EBUSY, "clients still registered");
+	assert_eq(st.transfers, THREADS * PER_THREAD);
+	assert_eq(st.messages, 2 * THREADS * PER_THREAD);
+	assert_eq(st.bytes, 3 * THREADS * PER_THREAD);
+	assert_eq(st.errors, 0);
+	assert_eq(st.wire_ns, (uint64_t)THREADS * PER_THREAD * wire);
+	assert_eq(uirq_i2c_sim_free(s), -EBUSY, "clients still registered");
 	for (int i = 0; i < THREADS; i++)
 		uirq_i2c_unregister_device(c[i]);
-	cr_assert_eq(uirq_i2c_sim_free(s), 0);
+	assert_eq(uirq_i2c_sim_free(s), 0);
 	assert_no_reports();
 }

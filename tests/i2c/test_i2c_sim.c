@@ -48,17 +48,17 @@ static void setup(void)
 {
 	io_reports_start();
 	sim = uirq_i2c_sim_new("sim", 400000);
-	cr_assert_not_null(sim);
+	assert_not_null(sim);
 	adap = uirq_i2c_sim_adapter(sim);
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, &dev), 0);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, &dev), 0);
 	cl = uirq_i2c_new_client_device(adap, "twl-pm", 0x4b);
-	cr_assert_not_null(cl);
+	assert_not_null(cl);
 }
 
 static void teardown(void)
 {
 	uirq_i2c_unregister_device(cl);
-	cr_assert_eq(uirq_i2c_sim_free(sim), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
 }
 
 #define SIM_OPTS .timeout = 20, .init = setup
@@ -71,157 +71,157 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-Test(i2c_sim, smbus_byte_word_data, SIM_OPTS)
+UIRQ_TEST(i2c_sim, smbus_byte_word_data, SIM_OPTS)
 {
 	dev.regs[0x45] = 0x01;
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), 0x01);
-	cr_assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x2f, 0xfe), 0);
-	cr_assert_eq(dev.regs[0x2f], 0xfe);
-	cr_assert_eq(uirq_i2c_smbus_write_word_data(cl, 0x10, 0xbeef), 0);
-	cr_assert_eq(dev.regs[0x10], 0xef, "SMBus words go low byte first");
-	cr_assert_eq(dev.regs[0x11], 0xbe);
-	cr_assert_eq(uirq_i2c_smbus_read_word_data(cl, 0x10), 0xbeef);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), 0x01);
+	assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x2f, 0xfe), 0);
+	assert_eq(dev.regs[0x2f], 0xfe);
+	assert_eq(uirq_i2c_smbus_write_word_data(cl, 0x10, 0xbeef), 0);
+	assert_eq(dev.regs[0x10], 0xef, "SMBus words go low byte first");
+	assert_eq(dev.regs[0x11], 0xbe);
+	assert_eq(uirq_i2c_smbus_read_word_data(cl, 0x10), 0xbeef);
 	/* Send/receive byte: a bare write sets the pointer, a bare read reads there. */
 	dev.regs[0x81] = 0x20;
-	cr_assert_eq(uirq_i2c_smbus_write_byte(cl, 0x81), 0);
-	cr_assert_eq(uirq_i2c_smbus_read_byte(cl), 0x20);
-	cr_assert_eq(uirq_i2c_smbus_read_byte(cl), dev.regs[0x82], "the pointer moved on");
+	assert_eq(uirq_i2c_smbus_write_byte(cl, 0x81), 0);
+	assert_eq(uirq_i2c_smbus_read_byte(cl), 0x20);
+	assert_eq(uirq_i2c_smbus_read_byte(cl), dev.regs[0x82], "the pointer moved on");
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, block_auto_increment, SIM_OPTS)
+UIRQ_TEST(i2c_sim, block_auto_increment, SIM_OPTS)
 {
 	uint8_t out[4] = { 0xa0, 0xa1, 0xa2, 0xa3 }, in[40];
 
-	cr_assert_eq(uirq_i2c_smbus_write_i2c_block_data(cl, 0xfe, 4, out), 0);
+	assert_eq(uirq_i2c_smbus_write_i2c_block_data(cl, 0xfe, 4, out), 0);
 	/* Auto-increment wraps at 0xff. */
-	cr_assert_eq(dev.regs[0xfe], 0xa0);
-	cr_assert_eq(dev.regs[0xff], 0xa1);
-	cr_assert_eq(dev.regs[0x00], 0xa2);
-	cr_assert_eq(dev.regs[0x01], 0xa3);
-	cr_assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0xfe, 4, in), 4);
-	cr_assert_eq(memcmp(in, out, 4), 0);
+	assert_eq(dev.regs[0xfe], 0xa0);
+	assert_eq(dev.regs[0xff], 0xa1);
+	assert_eq(dev.regs[0x00], 0xa2);
+	assert_eq(dev.regs[0x01], 0xa3);
+	assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0xfe, 4, in), 4);
+	assert_eq(memcmp(in, out, 4), 0);
 	for (int i = 0; i < 40; i++)
 		dev.regs[0x20 + i] = (uint8_t)i;
 	/* Longer than an SMBus block: clamped to 32, as the kernel does. */
-	cr_assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0x20, 40, in), 32);
+	assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0x20, 40, in), 32);
 	for (int i = 0; i < 32; i++)
-		cr_assert_eq(in[i], i);
-	cr_assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0x20, 0, in), -EINVAL);
-	cr_assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0x20, 4, NULL), -EINVAL);
+		assert_eq(in[i], i);
+	assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0x20, 0, in), -EINVAL);
+	assert_eq(uirq_i2c_smbus_read_i2c_block_data(cl, 0x20, 4, NULL), -EINVAL);
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, absent_address_is_enxio, SIM_OPTS)
+UIRQ_TEST(i2c_sim, absent_address_is_enxio, SIM_OPTS)
 {
 	struct uirq_i2c_client *ghost = uirq_i2c_new_client_device(adap, "ghost", 0x4a);
 	struct uirq_i2c_stats st;
 
-	cr_assert_not_null(ghost);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(ghost, 0), -ENXIO);
+	assert_not_null(ghost);
+	assert_eq(uirq_i2c_smbus_read_byte_data(ghost, 0), -ENXIO);
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.err_nak, 1);
-	cr_assert_eq(st.errors, 1);
-	cr_assert_gt(st.wire_ns, 0, "the address byte still took bus time");
+	assert_eq(st.err_nak, 1);
+	assert_eq(st.errors, 1);
+	assert_gt(st.wire_ns, 0, "the address byte still took bus time");
 	uirq_i2c_unregister_device(ghost);
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, nak_fault, SIM_OPTS)
+UIRQ_TEST(i2c_sim, nak_fault, SIM_OPTS)
 {
 	struct uirq_i2c_stats st;
 
-	cr_assert_eq(uirq_i2c_sim_set_nak(sim, 0x4b, true), 0);
-	cr_assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x10, 1), -ENXIO);
-	cr_assert_eq(dev.writes, 0, "a NAKed address reaches no register");
-	cr_assert_eq(uirq_i2c_sim_set_nak(sim, 0x4b, false), 0);
-	cr_assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x10, 1), 0);
+	assert_eq(uirq_i2c_sim_set_nak(sim, 0x4b, true), 0);
+	assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x10, 1), -ENXIO);
+	assert_eq(dev.writes, 0, "a NAKed address reaches no register");
+	assert_eq(uirq_i2c_sim_set_nak(sim, 0x4b, false), 0);
+	assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x10, 1), 0);
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.err_nak, 1);
-	cr_assert_eq(st.transfers, 2);
+	assert_eq(st.err_nak, 1);
+	assert_eq(st.transfers, 2);
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, nth_transfer_fault, SIM_OPTS)
+UIRQ_TEST(i2c_sim, nth_transfer_fault, SIM_OPTS)
 {
 	static const int codes[] = { -EIO, -EAGAIN, -ENXIO, -EPROTO };
 	struct uirq_i2c_stats st;
 
 	for (unsigned int i = 0; i < 4; i++) {
-		cr_assert_eq(uirq_i2c_sim_fail_nth(sim, 2, codes[i]), 0);
-		cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), 0, "the 1st transfer passes");
-		cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), codes[i], "the 2nd fails");
-		cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), 0, "one-shot");
+		assert_eq(uirq_i2c_sim_fail_nth(sim, 2, codes[i]), 0);
+		assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), 0, "the 1st transfer passes");
+		assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), codes[i], "the 2nd fails");
+		assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), 0, "one-shot");
 	}
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.err_io, 1);
-	cr_assert_eq(st.err_arbitration, 1);
-	cr_assert_eq(st.err_nak, 1);
-	cr_assert_eq(st.err_other, 1);
-	cr_assert_eq(st.errors, 4);
-	cr_assert_eq(uirq_i2c_sim_faults_injected(sim), 4);
-	cr_assert_eq(uirq_i2c_sim_fail_nth(sim, 1, 5), -EINVAL, "errors are negative errnos");
+	assert_eq(st.err_io, 1);
+	assert_eq(st.err_arbitration, 1);
+	assert_eq(st.err_nak, 1);
+	assert_eq(st.err_other, 1);
+	assert_eq(st.errors, 4);
+	assert_eq(uirq_i2c_sim_faults_injected(sim), 4);
+	assert_eq(uirq_i2c_sim_fail_nth(sim, 1, 5), -EINVAL, "errors are negative errnos");
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, arbitration_retried_within_retries, SIM_OPTS)
+UIRQ_TEST(i2c_sim, arbitration_retried_within_retries, SIM_OPTS)
 {
 	struct uirq_i2c_stats st;
 
 	adap->retries = 2;
-	cr_assert_eq(uirq_i2c_sim_fail_nth(sim, 1, -EAGAIN), 0);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), 0, "the retry succeeds");
+	assert_eq(uirq_i2c_sim_fail_nth(sim, 1, -EAGAIN), 0);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x00), 0, "the retry succeeds");
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.retries, 1);
-	cr_assert_eq(st.errors, 0);
-	cr_assert_eq(st.transfers, 1);
+	assert_eq(st.retries, 1);
+	assert_eq(st.errors, 0);
+	assert_eq(st.transfers, 1);
 	adap->retries = 0;
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, register_match_fault, SIM_OPTS)
+UIRQ_TEST(i2c_sim, register_match_fault, SIM_OPTS)
 {
 	struct uirq_i2c_stats st;
 
-	cr_assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, 0x45, -EIO), 0);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -EIO);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -EIO, "every matching transfer");
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x44), 0, "other registers pass");
-	cr_assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, 0x45, 0), 0, "err 0 removes the rule");
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), 0);
+	assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, 0x45, -EIO), 0);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -EIO);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -EIO, "every matching transfer");
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x44), 0, "other registers pass");
+	assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, 0x45, 0), 0, "err 0 removes the rule");
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), 0);
 	/* reg -1: any register of the address. */
-	cr_assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, -1, -EAGAIN), 0);
-	cr_assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x01, 1), -EAGAIN);
+	assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, -1, -EAGAIN), 0);
+	assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x01, 1), -EAGAIN);
 	uirq_i2c_sim_clear_faults(sim);
-	cr_assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x01, 1), 0);
+	assert_eq(uirq_i2c_smbus_write_byte_data(cl, 0x01, 1), 0);
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.err_io, 2);
-	cr_assert_eq(st.err_arbitration, 1);
-	cr_assert_eq(uirq_i2c_sim_faults_injected(sim), 3);
-	cr_assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, 0x100, -EIO), -EINVAL);
+	assert_eq(st.err_io, 2);
+	assert_eq(st.err_arbitration, 1);
+	assert_eq(uirq_i2c_sim_faults_injected(sim), 3);
+	assert_eq(uirq_i2c_sim_fail_match(sim, 0x4b, 0x100, -EIO), -EINVAL);
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, device_error_is_data_nack, SIM_OPTS)
+UIRQ_TEST(i2c_sim, device_error_is_data_nack, SIM_OPTS)
 {
 	struct uirq_i2c_stats st;
 
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0xee), -EIO);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0xee), -EIO);
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.err_io, 1);
-	cr_assert_eq(uirq_i2c_sim_faults_injected(sim), 0, "the slave's own error, not injected");
+	assert_eq(st.err_io, 1);
+	assert_eq(uirq_i2c_sim_faults_injected(sim), 0, "the slave's own error, not injected");
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, stuck_bus_times_out, SIM_OPTS)
+UIRQ_TEST(i2c_sim, stuck_bus_times_out, SIM_OPTS)
 {
 	struct uirq_i2c_stats st;
 	uint64_t t0;
@@ -229,23 +229,23 @@ Test(i2c_sim, stuck_bus_times_out, SIM_OPTS)
 	adap->timeout_ms = 30;
 	uirq_i2c_sim_set_stuck(sim, true);
 	t0 = now_ns();
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -ETIMEDOUT);
-	cr_assert_geq(now_ns() - t0, 30000000u, "waits the adapter timeout");
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -ETIMEDOUT);
+	assert_ge(now_ns() - t0, 30000000u, "waits the adapter timeout");
 	uirq_i2c_sim_set_stuck(sim, false);
 	/* An injected -ETIMEDOUT behaves as a stuck bus for one transfer. */
-	cr_assert_eq(uirq_i2c_sim_fail_nth(sim, 1, -ETIMEDOUT), 0);
+	assert_eq(uirq_i2c_sim_fail_nth(sim, 1, -ETIMEDOUT), 0);
 	t0 = now_ns();
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -ETIMEDOUT);
-	cr_assert_geq(now_ns() - t0, 30000000u);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), 0);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), -ETIMEDOUT);
+	assert_ge(now_ns() - t0, 30000000u);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0x45), 0);
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.err_timeout, 2);
-	cr_assert_eq(uirq_i2c_sim_faults_injected(sim), 2);
+	assert_eq(st.err_timeout, 2);
+	assert_eq(uirq_i2c_sim_faults_injected(sim), 2);
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, added_delay, SIM_OPTS)
+UIRQ_TEST(i2c_sim, added_delay, SIM_OPTS)
 {
 	uint8_t r = 0x45, v;
 	struct uirq_i2c_msg m[2] = { { 0x4b, 0, 1, &r }, { 0x4b, UIRQ_I2C_M_RD, 1, &v } };
@@ -254,54 +254,54 @@ Test(i2c_sim, added_delay, SIM_OPTS)
 
 	uirq_i2c_sim_set_delay(sim, 5000000);
 	t0 = now_ns();
-	cr_assert_eq(uirq_i2c_transfer(adap, m, 2), 2);
-	cr_assert_geq(now_ns() - t0, 5000000u + uirq_i2c_wire_ns(m, 2, 400000));
+	assert_eq(uirq_i2c_transfer(adap, m, 2), 2);
+	assert_ge(now_ns() - t0, 5000000u + uirq_i2c_wire_ns(m, 2, 400000));
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.wire_ns, uirq_i2c_wire_ns(m, 2, 400000), "delay is not wire time");
-	cr_assert_geq(st.sleep_ns, st.wire_ns + 5000000u);
+	assert_eq(st.wire_ns, uirq_i2c_wire_ns(m, 2, 400000), "delay is not wire time");
+	assert_ge(st.sleep_ns, st.wire_ns + 5000000u);
 	teardown();
 	assert_no_reports();
 }
 
-Test(i2c_sim, unsupported_flags_and_attach_errors, SIM_OPTS)
+UIRQ_TEST(i2c_sim, unsupported_flags_and_attach_errors, SIM_OPTS)
 {
 	uint8_t b = 0;
 	struct uirq_i2c_msg m = { 0x4b, UIRQ_I2C_M_TEN, 1, &b };
 
-	cr_assert_eq(uirq_i2c_transfer(adap, &m, 1), -EOPNOTSUPP);
+	assert_eq(uirq_i2c_transfer(adap, &m, 1), -EOPNOTSUPP);
 	m.flags = UIRQ_I2C_M_NOSTART;
-	cr_assert_eq(uirq_i2c_transfer(adap, &m, 1), -EOPNOTSUPP);
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, &dev), -EBUSY);
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x80, &ops, &dev), -EINVAL);
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x10, NULL, &dev), -EINVAL);
-	cr_assert_eq(uirq_i2c_sim_detach(sim, 0x10), -ENODEV);
-	cr_assert_eq(uirq_i2c_sim_detach(sim, 0x4b), 0);
-	cr_assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0), -ENXIO, "detached: nobody ACKs");
-	cr_assert(uirq_i2c_check_functionality(adap, UIRQ_I2C_FUNC_I2C | UIRQ_I2C_FUNC_SMBUS_BYTE_DATA |
+	assert_eq(uirq_i2c_transfer(adap, &m, 1), -EOPNOTSUPP);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, &dev), -EBUSY);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x80, &ops, &dev), -EINVAL);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x10, NULL, &dev), -EINVAL);
+	assert_eq(uirq_i2c_sim_detach(sim, 0x10), -ENODEV);
+	assert_eq(uirq_i2c_sim_detach(sim, 0x4b), 0);
+	assert_eq(uirq_i2c_smbus_read_byte_data(cl, 0), -ENXIO, "detached: nobody ACKs");
+	assert_true(uirq_i2c_check_functionality(adap, UIRQ_I2C_FUNC_I2C | UIRQ_I2C_FUNC_SMBUS_BYTE_DATA |
 						       UIRQ_I2C_FUNC_SMBUS_I2C_BLOCK));
-	cr_assert_not(uirq_i2c_check_functionality(adap, UIRQ_I2C_FUNC_10BIT_ADDR));
-	cr_assert_null(uirq_i2c_sim_new("bad", 0));
-	cr_assert_eq(errno, EINVAL);
+	assert_false(uirq_i2c_check_functionality(adap, UIRQ_I2C_FUNC_10BIT_ADDR));
+	assert_null(uirq_i2c_sim_new("bad", 0));
+	assert_eq(errno, EINVAL);
 	teardown();
 	assert_no_reports();
 }
 
 /* The TWL4030's four slaves on one bus, each with its own register pointer. */
-Test(i2c_sim, four_slaves_keep_their_pointers, SIM_OPTS)
+UIRQ_TEST(i2c_sim, four_slaves_keep_their_pointers, SIM_OPTS)
 {
 	struct regdev d[3] = { 0 };
 	struct uirq_i2c_client *c[3];
 
 	for (int i = 0; i < 3; i++) {
-		cr_assert_eq(uirq_i2c_sim_attach(sim, (uint16_t)(0x48 + i), &ops, &d[i]), 0);
+		assert_eq(uirq_i2c_sim_attach(sim, (uint16_t)(0x48 + i), &ops, &d[i]), 0);
 		d[i].regs[0x81] = (uint8_t)(0x10 + i);
 		c[i] = uirq_i2c_new_client_device(adap, "twl", (uint16_t)(0x48 + i));
-		cr_assert_not_null(c[i]);
+		assert_not_null(c[i]);
 	}
 	for (int i = 0; i < 3; i++)
-		cr_assert_eq(uirq_i2c_smbus_write_byte(c[i], 0x81), 0);
+		assert_eq(uirq_i2c_smbus_write_byte(c[i], 0x81), 0);
 	for (int i = 0; i < 3; i++)
-		cr_assert_eq(uirq_i2c_smbus_read_byte(c[i]), 0x10 + i);
+		assert_eq(uirq_i2c_smbus_read_byte(c[i]), 0x10 + i);
 	for (int i = 0; i < 3; i++)
 		uirq_i2c_unregister_device(c[i]);
 	teardown();

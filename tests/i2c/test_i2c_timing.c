@@ -36,16 +36,16 @@ static void expect(struct uirq_i2c_msg *m, int n, unsigned long hz,
 {
 	struct uirq_i2c_wire_time wt;
 
-	cr_assert_eq(uirq_i2c_wire_time(m, n, hz, &wt), 0);
-	cr_assert_eq(wt.clocks, clocks, "%lu Hz: %u clocks, want %u", hz, wt.clocks, clocks);
-	cr_assert_eq(wt.preamble_clocks, preamble, "%lu Hz: preamble %u, want %u", hz,
+	assert_eq(uirq_i2c_wire_time(m, n, hz, &wt), 0);
+	assert_eq(wt.clocks, clocks, "%lu Hz: %u clocks, want %u", hz, wt.clocks, clocks);
+	assert_eq(wt.preamble_clocks, preamble, "%lu Hz: preamble %u, want %u", hz,
 		     wt.preamble_clocks, preamble);
-	cr_assert_eq(wt.ns, ns, "%lu Hz: %llu ns, want %llu", hz, (unsigned long long)wt.ns,
+	assert_eq(wt.ns, ns, "%lu Hz: %llu ns, want %llu", hz, (unsigned long long)wt.ns,
 		     (unsigned long long)ns);
-	cr_assert_eq(uirq_i2c_wire_ns(m, n, hz), ns);
+	assert_eq(uirq_i2c_wire_ns(m, n, hz), ns);
 }
 
-Test(i2c_timing, read_register)
+UIRQ_TEST(i2c_timing, read_register)
 {
 	expect(read_reg, 2, 100000, 39, 0, 390000);	/* the table's 390 us */
 	expect(read_reg, 2, 400000, 39, 0, 97500);	/* ~98 us */
@@ -55,7 +55,7 @@ Test(i2c_timing, read_register)
 	expect(read_reg, 2, 3400000, 39, 10, 11471 + 25000);
 }
 
-Test(i2c_timing, write_register)
+UIRQ_TEST(i2c_timing, write_register)
 {
 	expect(write_reg, 1, 100000, 29, 0, 290000);
 	expect(write_reg, 1, 400000, 29, 0, 72500);
@@ -63,7 +63,7 @@ Test(i2c_timing, write_register)
 	expect(write_reg, 1, 2600000, 29, 10, 36154);
 }
 
-Test(i2c_timing, blocks_add_nine_clocks_a_byte)
+UIRQ_TEST(i2c_timing, blocks_add_nine_clocks_a_byte)
 {
 	expect(read_block, 2, 100000, 66, 0, 660000);
 	expect(read_block, 2, 400000, 66, 0, 165000);
@@ -73,7 +73,7 @@ Test(i2c_timing, blocks_add_nine_clocks_a_byte)
 	expect(write_block, 1, 2600000, 56, 10, 21539 + 25000);	/* 21538.5 rounded up */
 }
 
-Test(i2c_timing, stop_and_ten_bit_and_nostart)
+UIRQ_TEST(i2c_timing, stop_and_ten_bit_and_nostart)
 {
 	/* A STOP between messages: P + S instead of Sr, and in HS a second master code. */
 	struct uirq_i2c_msg m[2] = {
@@ -96,16 +96,16 @@ Test(i2c_timing, stop_and_ten_bit_and_nostart)
 	assert_no_reports();
 }
 
-Test(i2c_timing, bad_arguments)
+UIRQ_TEST(i2c_timing, bad_arguments)
 {
 	struct uirq_i2c_wire_time wt;
 
-	cr_assert_eq(uirq_i2c_wire_time(read_reg, 2, 0, &wt), -EINVAL);
-	cr_assert_eq(uirq_i2c_wire_time(read_reg, 2, 3400001, &wt), -EINVAL);
-	cr_assert_eq(uirq_i2c_wire_time(read_reg, 0, 100000, &wt), -EINVAL);
-	cr_assert_eq(uirq_i2c_wire_time(NULL, 1, 100000, &wt), -EINVAL);
-	cr_assert_eq(uirq_i2c_wire_time(read_reg, 2, 100000, NULL), -EINVAL);
-	cr_assert_eq(uirq_i2c_wire_ns(read_reg, 2, 0), 0);
+	assert_eq(uirq_i2c_wire_time(read_reg, 2, 0, &wt), -EINVAL);
+	assert_eq(uirq_i2c_wire_time(read_reg, 2, 3400001, &wt), -EINVAL);
+	assert_eq(uirq_i2c_wire_time(read_reg, 0, 100000, &wt), -EINVAL);
+	assert_eq(uirq_i2c_wire_time(NULL, 1, 100000, &wt), -EINVAL);
+	assert_eq(uirq_i2c_wire_time(read_reg, 2, 100000, NULL), -EINVAL);
+	assert_eq(uirq_i2c_wire_ns(read_reg, 2, 0), 0);
 }
 
 static uint8_t regs[256];
@@ -135,7 +135,7 @@ static uint64_t now_ns(void)
 }
 
 /* Each transfer shape at each speed: measured time >= modeled wire time, and the counters agree. */
-Test(i2c_timing, sim_sleeps_at_least_wire_time, .timeout = 30, .init = io_reports_start)
+UIRQ_TEST(i2c_timing, sim_sleeps_at_least_wire_time, .timeout = 30, .init = io_reports_start)
 {
 	static const unsigned long speeds[] = { 100000, 400000, 2600000 };
 	struct { struct uirq_i2c_msg *m; int n; } shapes[] = {
@@ -146,31 +146,31 @@ Test(i2c_timing, sim_sleeps_at_least_wire_time, .timeout = 30, .init = io_report
 	uint64_t wire_sum = 0;
 	struct uirq_i2c_stats st;
 
-	cr_assert_not_null(sim);
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
+	assert_not_null(sim);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
 	for (unsigned int s = 0; s < 3; s++) {
-		cr_assert_eq(uirq_i2c_sim_set_bus_speed(sim, speeds[s]), 0);
-		cr_assert_eq(uirq_i2c_sim_bus_speed(sim), speeds[s]);
+		assert_eq(uirq_i2c_sim_set_bus_speed(sim, speeds[s]), 0);
+		assert_eq(uirq_i2c_sim_bus_speed(sim), speeds[s]);
 		for (unsigned int i = 0; i < 4; i++) {
 			uint64_t wire = uirq_i2c_wire_ns(shapes[i].m, shapes[i].n, speeds[s]);
 			uint64_t t0 = now_ns();
 			int ret = uirq_i2c_transfer(adap, shapes[i].m, shapes[i].n);
 			uint64_t took = now_ns() - t0;
 
-			cr_assert_eq(ret, shapes[i].n);
-			cr_assert_geq(took, wire, "%lu Hz shape %u: %llu ns < wire %llu ns", speeds[s], i,
+			assert_eq(ret, shapes[i].n);
+			assert_ge(took, wire, "%lu Hz shape %u: %llu ns < wire %llu ns", speeds[s], i,
 				      (unsigned long long)took, (unsigned long long)wire);
 			wire_sum += wire;
 		}
 	}
 	uirq_i2c_get_stats(adap, &st);
-	cr_assert_eq(st.wire_ns, wire_sum);
-	cr_assert_geq(st.sleep_ns, st.wire_ns);
-	cr_assert_eq(st.transfers, 12);
-	cr_assert_eq(st.messages, 3 * 6);
-	cr_assert_eq(st.bytes, 3 * (2 + 2 + 5 + 5));
-	cr_assert_eq(uirq_i2c_sim_set_bus_speed(sim, 0), -EINVAL);
-	cr_assert_eq(uirq_i2c_sim_set_bus_speed(sim, 5000000), -EINVAL);
-	cr_assert_eq(uirq_i2c_sim_free(sim), 0);
+	assert_eq(st.wire_ns, wire_sum);
+	assert_ge(st.sleep_ns, st.wire_ns);
+	assert_eq(st.transfers, 12);
+	assert_eq(st.messages, 3 * 6);
+	assert_eq(st.bytes, 3 * (2 + 2 + 5 + 5));
+	assert_eq(uirq_i2c_sim_set_bus_speed(sim, 0), -EINVAL);
+	assert_eq(uirq_i2c_sim_set_bus_speed(sim, 5000000), -EINVAL);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
 	assert_no_reports();
 }

@@ -41,7 +41,7 @@ static int rd(void *priv, uint8_t reg, uint8_t *val)
 
 static const struct uirq_i2c_sim_device_ops ops = { .read = rd };
 
-Test(compat, driver_shape, OPTS)
+UIRQ_TEST(compat, driver_shape, OPTS)
 {
 	struct uirq_i2c_sim *sim = uirq_i2c_sim_new("omap_i2c.1", 2600000);
 	struct i2c_adapter *adap = uirq_i2c_sim_adapter(sim);
@@ -51,18 +51,18 @@ Test(compat, driver_shape, OPTS)
 	struct input_event ev[4];	/* uirq's, same layout as the kernel's */
 	struct i2c_msg probe = { .addr = 0x4b, .flags = I2C_M_RD, .len = 1, .buf = &status };
 
-	cr_assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
 	pwr.client = i2c_new_client_device(adap, &info);
-	cr_assert_not_null(pwr.client);
+	assert_not_null(pwr.client);
 	i2c_set_clientdata(pwr.client, &pwr);
-	cr_assert_eq(i2c_get_clientdata(pwr.client), &pwr);
-	cr_assert(i2c_check_functionality(adap, I2C_FUNC_SMBUS_BYTE_DATA));
+	assert_eq(i2c_get_clientdata(pwr.client), &pwr);
+	assert_true(i2c_check_functionality(adap, I2C_FUNC_SMBUS_BYTE_DATA));
 	pwr.idev = input_allocate_device();
 	pwr.idev->name = "twl4030_pwrbutton";
 	pwr.idev->phys = "twl4030_pwrbutton/input0";
 	pwr.idev->id.bustype = BUS_I2C;
 	input_set_capability(pwr.idev, EV_KEY, KEY_POWER);
-	cr_assert_eq(input_register_device(pwr.idev), 0);
+	assert_eq(input_register_device(pwr.idev), 0);
 	c = uirq_input_open(pwr.idev);
 
 	status = STS_PWON;
@@ -70,16 +70,16 @@ Test(compat, driver_shape, OPTS)
 	status = 0;
 	powerbutton_irq(&pwr);
 	powerbutton_irq(&pwr);	/* the level did not change: no event */
-	cr_assert_eq(uirq_input_read(c, ev, 4, UIRQ_INPUT_NONBLOCK), 4);
-	cr_assert_eq(ev[0].code, KEY_POWER);
-	cr_assert_eq(ev[0].value, 1);
-	cr_assert_eq(ev[2].value, 0);
-	cr_assert_eq(ev[0].input_event_sec, ev[0].time.tv_sec);
-	cr_assert_eq(i2c_transfer(adap, &probe, 1), 1);
+	assert_eq(uirq_input_read(c, ev, 4, UIRQ_INPUT_NONBLOCK), 4);
+	assert_eq(ev[0].code, KEY_POWER);
+	assert_eq(ev[0].value, 1);
+	assert_eq(ev[2].value, 0);
+	assert_eq(ev[0].input_event_sec, ev[0].time.tv_sec);
+	assert_eq(i2c_transfer(adap, &probe, 1), 1);
 
 	uirq_input_close(c);
 	input_unregister_device(pwr.idev);
 	i2c_unregister_device(pwr.client);
-	cr_assert_eq(uirq_i2c_sim_free(sim), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
 	assert_no_reports();
 }

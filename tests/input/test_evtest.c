@@ -14,60 +14,60 @@ static const char *fmt(unsigned int type, unsigned int code, int value, long sec
 	};
 	int n = uirq_input_format_event(&ev, buf, sizeof(buf));
 
-	cr_assert_eq((size_t)n, strlen(buf));
+	assert_eq((size_t)n, strlen(buf));
 	return buf;
 }
 
-Test(evtest, key_power_line, OPTS)
+UIRQ_TEST(evtest, key_power_line, OPTS)
 {
-	cr_assert_str_eq(fmt(EV_KEY, KEY_POWER, 1, 1234, 56),
+	assert_str_eq(fmt(EV_KEY, KEY_POWER, 1, 1234, 56),
 			 "Event: time 1234.000056, type 1 (EV_KEY), code 116 (KEY_POWER), value 1");
-	cr_assert_str_eq(fmt(EV_KEY, KEY_POWER, 0, 0, 999999),
+	assert_str_eq(fmt(EV_KEY, KEY_POWER, 0, 0, 999999),
 			 "Event: time 0.999999, type 1 (EV_KEY), code 116 (KEY_POWER), value 0");
 }
 
-Test(evtest, syn_lines, OPTS)
+UIRQ_TEST(evtest, syn_lines, OPTS)
 {
-	cr_assert_str_eq(fmt(EV_SYN, SYN_REPORT, 0, 1234, 56),
+	assert_str_eq(fmt(EV_SYN, SYN_REPORT, 0, 1234, 56),
 			 "Event: time 1234.000056, -------------- SYN_REPORT ------------");
-	cr_assert_str_eq(fmt(EV_SYN, SYN_DROPPED, 0, 7, 0),
+	assert_str_eq(fmt(EV_SYN, SYN_DROPPED, 0, 7, 0),
 			 "Event: time 7.000000, >>>>>>>>>>>>>> SYN_DROPPED <<<<<<<<<<<<");
-	cr_assert_str_eq(fmt(EV_SYN, SYN_MT_REPORT, 0, 7, 0),
+	assert_str_eq(fmt(EV_SYN, SYN_MT_REPORT, 0, 7, 0),
 			 "Event: time 7.000000, ++++++++++++++ SYN_MT_REPORT ++++++++++++");
-	cr_assert_str_eq(fmt(EV_SYN, 9, 0, 7, 0), "Event: time 7.000000, -------------- ? ------------");
+	assert_str_eq(fmt(EV_SYN, 9, 0, 7, 0), "Event: time 7.000000, -------------- ? ------------");
 }
 
-Test(evtest, msc_scan_in_hex_and_unknowns, OPTS)
+UIRQ_TEST(evtest, msc_scan_in_hex_and_unknowns, OPTS)
 {
-	cr_assert_str_eq(fmt(EV_MSC, MSC_SCAN, 0x74, 1, 2),
+	assert_str_eq(fmt(EV_MSC, MSC_SCAN, 0x74, 1, 2),
 			 "Event: time 1.000002, type 4 (EV_MSC), code 4 (MSC_SCAN), value 74");
-	cr_assert_str_eq(fmt(EV_MSC, MSC_SERIAL, 10, 1, 2),
+	assert_str_eq(fmt(EV_MSC, MSC_SERIAL, 10, 1, 2),
 			 "Event: time 1.000002, type 4 (EV_MSC), code 0 (MSC_SERIAL), value 10");
-	cr_assert_str_eq(fmt(EV_KEY, 0x2ff, 1, 1, 2),
+	assert_str_eq(fmt(EV_KEY, 0x2ff, 1, 1, 2),
 			 "Event: time 1.000002, type 1 (EV_KEY), code 767 (?), value 1");
-	cr_assert_str_eq(fmt(0x1e, 3, -1, 1, 2),
+	assert_str_eq(fmt(0x1e, 3, -1, 1, 2),
 			 "Event: time 1.000002, type 30 (?), code 3 (?), value -1");
 }
 
-Test(evtest, names, OPTS)
+UIRQ_TEST(evtest, names, OPTS)
 {
-	cr_assert_str_eq(uirq_input_type_name(EV_SYN), "EV_SYN");
-	cr_assert_str_eq(uirq_input_type_name(EV_KEY), "EV_KEY");
-	cr_assert_str_eq(uirq_input_type_name(EV_MSC), "EV_MSC");
-	cr_assert_str_eq(uirq_input_type_name(EV_MAX + 1), "?");
-	cr_assert_str_eq(uirq_input_code_name(EV_KEY, KEY_POWER), "KEY_POWER");
-	cr_assert_str_eq(uirq_input_code_name(EV_SYN, SYN_REPORT), "SYN_REPORT");
-	cr_assert_str_eq(uirq_input_code_name(EV_SW, SW_LID), "SW_LID");
-	cr_assert_str_eq(uirq_input_code_name(EV_KEY, KEY_CNT + 5), "?");
-	cr_assert_str_eq(uirq_input_code_name(EV_LED, 0), "?");
+	assert_str_eq(uirq_input_type_name(EV_SYN), "EV_SYN");
+	assert_str_eq(uirq_input_type_name(EV_KEY), "EV_KEY");
+	assert_str_eq(uirq_input_type_name(EV_MSC), "EV_MSC");
+	assert_str_eq(uirq_input_type_name(EV_MAX + 1), "?");
+	assert_str_eq(uirq_input_code_name(EV_KEY, KEY_POWER), "KEY_POWER");
+	assert_str_eq(uirq_input_code_name(EV_SYN, SYN_REPORT), "SYN_REPORT");
+	assert_str_eq(uirq_input_code_name(EV_SW, SW_LID), "SW_LID");
+	assert_str_eq(uirq_input_code_name(EV_KEY, KEY_CNT + 5), "?");
+	assert_str_eq(uirq_input_code_name(EV_LED, 0), "?");
 }
 
-Test(evtest, truncation_follows_snprintf, OPTS)
+UIRQ_TEST(evtest, truncation_follows_snprintf, OPTS)
 {
 	struct uirq_input_event ev = { .type = EV_SYN, .code = SYN_REPORT };
 	char small[8];
 	int n = uirq_input_format_event(&ev, small, sizeof(small));
 
-	cr_assert_eq(n, (int)strlen("Event: time 0.000000, -------------- SYN_REPORT ------------"));
-	cr_assert_str_eq(small, "Event: ");
+	assert_eq(n, (int)strlen("Event: time 0.000000, -------------- SYN_REPORT ------------"));
+	assert_str_eq(small, "Event: ");
 }

@@ -22,13 +22,13 @@ static void setup(void)
 {
 	io_reports_start();
 	dev = uirq_input_allocate_device();
-	cr_assert_not_null(dev);
+	assert_not_null(dev);
 	dev->name = "twl4030_pwrbutton";
 	dev->phys = "twl4030_pwrbutton/input0";
 	uirq_input_set_capability(dev, EV_KEY, KEY_POWER);
-	cr_assert_eq(uirq_input_register_device(dev), 0);
+	assert_eq(uirq_input_register_device(dev), 0);
 	cl = uirq_input_open(dev);
-	cr_assert_not_null(cl);
+	assert_not_null(cl);
 }
 
 static void teardown(void)
@@ -49,102 +49,102 @@ static int drain(struct uirq_input_event *ev, int max)
 
 static void assert_ev(const struct uirq_input_event *ev, unsigned int type, unsigned int code, int value)
 {
-	cr_assert_eq(ev->type, type, "type %u, want %u", ev->type, type);
-	cr_assert_eq(ev->code, code, "code %u, want %u", ev->code, code);
-	cr_assert_eq(ev->value, value, "value %d, want %d", ev->value, value);
+	assert_eq(ev->type, type, "type %u, want %u", ev->type, type);
+	assert_eq(ev->code, code, "code %u, want %u", ev->code, code);
+	assert_eq(ev->value, value, "value %d, want %d", ev->value, value);
 }
 
-Test(input_core, event_layout_is_the_kernels, OPTS)
+UIRQ_TEST(input_core, event_layout_is_the_kernels, OPTS)
 {
-	cr_assert_eq(sizeof(struct uirq_input_event), sizeof(struct input_event));
-	cr_assert_eq(offsetof(struct uirq_input_event, type), offsetof(struct input_event, type));
-	cr_assert_eq(offsetof(struct uirq_input_event, code), offsetof(struct input_event, code));
-	cr_assert_eq(offsetof(struct uirq_input_event, value), offsetof(struct input_event, value));
+	assert_eq(sizeof(struct uirq_input_event), sizeof(struct input_event));
+	assert_eq(offsetof(struct uirq_input_event, type), offsetof(struct input_event, type));
+	assert_eq(offsetof(struct uirq_input_event, code), offsetof(struct input_event, code));
+	assert_eq(offsetof(struct uirq_input_event, value), offsetof(struct input_event, value));
 }
 
-Test(input_core, press_release_frames, DEV_OPTS)
+UIRQ_TEST(input_core, press_release_frames, DEV_OPTS)
 {
 	struct uirq_input_event ev[8];
 
 	uirq_input_report_key(dev, KEY_POWER, 1);
-	cr_assert_eq(drain(ev, 8), 0, "nothing before the SYN_REPORT");
-	cr_assert(uirq_input_key_pressed(dev, KEY_POWER));
+	assert_eq(drain(ev, 8), 0, "nothing before the SYN_REPORT");
+	assert_true(uirq_input_key_pressed(dev, KEY_POWER));
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 2);
+	assert_eq(drain(ev, 8), 2);
 	assert_ev(&ev[0], EV_KEY, KEY_POWER, 1);
 	assert_ev(&ev[1], EV_SYN, SYN_REPORT, 0);
 	uirq_input_report_key(dev, KEY_POWER, 0);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 2);
+	assert_eq(drain(ev, 8), 2);
 	assert_ev(&ev[0], EV_KEY, KEY_POWER, 0);
 	assert_ev(&ev[1], EV_SYN, SYN_REPORT, 0);
-	cr_assert_not(uirq_input_key_pressed(dev, KEY_POWER));
+	assert_false(uirq_input_key_pressed(dev, KEY_POWER));
 	teardown();
 	assert_no_reports();
 }
 
-Test(input_core, same_state_key_is_dropped, DEV_OPTS)
+UIRQ_TEST(input_core, same_state_key_is_dropped, DEV_OPTS)
 {
 	struct uirq_input_event ev[8];
 
 	uirq_input_report_key(dev, KEY_POWER, 0);	/* already up */
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 0, "a release of a released key is no event");
+	assert_eq(drain(ev, 8), 0, "a release of a released key is no event");
 	uirq_input_report_key(dev, KEY_POWER, 1);
 	uirq_input_report_key(dev, KEY_POWER, 1);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 2, "the second press is dropped");
+	assert_eq(drain(ev, 8), 2, "the second press is dropped");
 	uirq_input_report_key(dev, KEY_POWER, 7);	/* any non-zero is "down" */
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 0);
+	assert_eq(drain(ev, 8), 0);
 	/* Press and release inside one frame: both are events. */
 	uirq_input_report_key(dev, KEY_POWER, 0);
 	uirq_input_report_key(dev, KEY_POWER, 1);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 3);
+	assert_eq(drain(ev, 8), 3);
 	assert_ev(&ev[0], EV_KEY, KEY_POWER, 0);
 	assert_ev(&ev[1], EV_KEY, KEY_POWER, 1);
 	teardown();
 	assert_no_reports();
 }
 
-Test(input_core, empty_sync_emits_nothing, DEV_OPTS)
+UIRQ_TEST(input_core, empty_sync_emits_nothing, DEV_OPTS)
 {
 	struct uirq_input_event ev[8];
 
 	uirq_input_sync(dev);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 0);
+	assert_eq(drain(ev, 8), 0);
 	uirq_input_report_key(dev, KEY_POWER, 1);
 	uirq_input_sync(dev);
 	uirq_input_sync(dev);	/* the frame is closed: this one is empty */
-	cr_assert_eq(drain(ev, 8), 2);
+	assert_eq(drain(ev, 8), 2);
 	teardown();
 	assert_no_reports();
 }
 
-Test(input_core, autorepeat_only_while_down, DEV_OPTS)
+UIRQ_TEST(input_core, autorepeat_only_while_down, DEV_OPTS)
 {
 	struct uirq_input_event ev[8];
 
 	uirq_input_report_key(dev, KEY_POWER, 2);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 0, "repeat of a key that is up");
+	assert_eq(drain(ev, 8), 0, "repeat of a key that is up");
 	uirq_input_report_key(dev, KEY_POWER, 1);
 	uirq_input_sync(dev);
 	uirq_input_report_key(dev, KEY_POWER, 2);
 	uirq_input_sync(dev);
 	uirq_input_report_key(dev, KEY_POWER, 2);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 6);
+	assert_eq(drain(ev, 8), 6);
 	assert_ev(&ev[2], EV_KEY, KEY_POWER, 2);
 	assert_ev(&ev[4], EV_KEY, KEY_POWER, 2);
-	cr_assert(uirq_input_key_pressed(dev, KEY_POWER), "a repeat changes no state");
+	assert_true(uirq_input_key_pressed(dev, KEY_POWER), "a repeat changes no state");
 	teardown();
 	assert_no_reports();
 }
 
-Test(input_core, capabilities_filter_events, DEV_OPTS)
+UIRQ_TEST(input_core, capabilities_filter_events, DEV_OPTS)
 {
 	struct uirq_input_event ev[8];
 
@@ -156,13 +156,13 @@ Test(input_core, capabilities_filter_events, DEV_OPTS)
 	uirq_input_event(dev, 0x1234, 0, 1);
 	uirq_input_event(dev, EV_SYN, SYN_DROPPED, 0);	/* not a driver's to send */
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 0);
-	cr_assert_not(uirq_input_key_pressed(dev, KEY_VOLUMEUP), "a dropped report changes no state");
+	assert_eq(drain(ev, 8), 0);
+	assert_false(uirq_input_key_pressed(dev, KEY_VOLUMEUP), "a dropped report changes no state");
 	teardown();
 	assert_no_reports();
 }
 
-Test(input_core, other_types_follow_kernel_rules, OPTS)
+UIRQ_TEST(input_core, other_types_follow_kernel_rules, OPTS)
 {
 	struct uirq_input_event ev[16];
 	struct uirq_input_dev *d = uirq_input_allocate_device();
@@ -173,11 +173,11 @@ Test(input_core, other_types_follow_kernel_rules, OPTS)
 	uirq_input_set_capability(d, EV_REL, REL_WHEEL);
 	uirq_input_set_capability(d, EV_ABS, 0);		/* unsupported here: warned, ignored */
 	uirq_input_set_capability(d, EV_KEY, KEY_MAX + 1);	/* out of range: warned, ignored */
-	cr_assert_eq(uirq_input_register_device(d), 0);
-	cr_assert_eq(uirq_input_register_device(d), -EINVAL, "registered twice");
-	cr_assert_geq(uirq_input_device_nr(d), 0);
+	assert_eq(uirq_input_register_device(d), 0);
+	assert_eq(uirq_input_register_device(d), -EINVAL, "registered twice");
+	assert_ge(uirq_input_device_nr(d), 0);
 	cl = uirq_input_open(d);
-	cr_assert_not_null(cl);
+	assert_not_null(cl);
 	uirq_input_event(d, EV_MSC, MSC_SCAN, 0x74);	/* MSC always passes */
 	uirq_input_report_key(d, KEY_VOLUMEUP, 1);
 	uirq_input_report_switch(d, SW_LID, 1);
@@ -187,7 +187,7 @@ Test(input_core, other_types_follow_kernel_rules, OPTS)
 	uirq_input_sync(d);
 	uirq_input_event(d, EV_MSC, MSC_SCAN, 0x74);
 	uirq_input_sync(d);
-	cr_assert_eq(drain(ev, 16), 7);
+	assert_eq(drain(ev, 16), 7);
 	assert_ev(&ev[0], EV_MSC, MSC_SCAN, 0x74);
 	assert_ev(&ev[1], EV_KEY, KEY_VOLUMEUP, 1);
 	assert_ev(&ev[2], EV_SW, SW_LID, 1);
@@ -199,7 +199,7 @@ Test(input_core, other_types_follow_kernel_rules, OPTS)
 	assert_no_reports();
 }
 
-Test(input_core, long_frame_is_split, OPTS)
+UIRQ_TEST(input_core, long_frame_is_split, OPTS)
 {
 	struct uirq_input_event ev[UIRQ_INPUT_CLIENT_BUFSIZE];
 	struct uirq_input_dev *d = uirq_input_allocate_device();
@@ -207,7 +207,7 @@ Test(input_core, long_frame_is_split, OPTS)
 
 	for (unsigned int k = KEY_ESC; k < KEY_ESC + 40; k++)
 		uirq_input_set_capability(d, EV_KEY, k);
-	cr_assert_eq(uirq_input_register_device(d), 0);
+	assert_eq(uirq_input_register_device(d), 0);
 	cl = uirq_input_open(d);
 	for (unsigned int k = KEY_ESC; k < KEY_ESC + 40; k++)
 		uirq_input_report_key(d, k, 1);
@@ -219,16 +219,16 @@ Test(input_core, long_frame_is_split, OPTS)
 		syns += ev[i].type == EV_SYN && ev[i].code == SYN_REPORT;
 		keys += ev[i].type == EV_KEY;
 	}
-	cr_assert_eq(keys, 40);
-	cr_assert_eq(syns, 2, "a frame longer than the core holds is closed early");
-	cr_assert_eq(first_syn, UIRQ_INPUT_MAX_VALS - 1);
+	assert_eq(keys, 40);
+	assert_eq(syns, 2, "a frame longer than the core holds is closed early");
+	assert_eq(first_syn, UIRQ_INPUT_MAX_VALS - 1);
 	uirq_input_close(cl);
 	uirq_input_unregister_device(d);
 	assert_no_reports();
 }
 
 /* The event path from a hard-irq handler: irqsave spinlocks only, nothing sleeps. */
-Test(input_core, report_from_hardirq_is_clean, DEV_OPTS)
+UIRQ_TEST(input_core, report_from_hardirq_is_clean, DEV_OPTS)
 {
 	struct uirq_input_event ev[8];
 
@@ -241,7 +241,7 @@ Test(input_core, report_from_hardirq_is_clean, DEV_OPTS)
 	/* And from process context with irqs on, the other half of lockdep's irq check. */
 	uirq_input_report_key(dev, KEY_POWER, 0);
 	uirq_input_sync(dev);
-	cr_assert_eq(drain(ev, 8), 4);
+	assert_eq(drain(ev, 8), 4);
 	teardown();
 	assert_no_reports();
 }
@@ -269,24 +269,24 @@ static void *irq_thread(void *arg)
 	return NULL;
 }
 
-Test(input_core, hardirq_thread_against_reader, DEV_OPTS)
+UIRQ_TEST(input_core, hardirq_thread_against_reader, DEV_OPTS)
 {
 	pthread_t t;
 	struct uirq_input_event ev[8];
 	int events = 0;
 
-	cr_assert_eq(pthread_create(&t, NULL, irq_thread, NULL), 0);
+	assert_eq(pthread_create(&t, NULL, irq_thread, NULL), 0);
 	while (events < 2 * FRAMES) {
 		int n = uirq_input_read(cl, ev, 8, 0);
 
-		cr_assert_gt(n, 0);
+		assert_gt(n, 0);
 		for (int i = 0; i < n; i++)
-			cr_assert_neq(ev[i].code, SYN_DROPPED);
+			assert_ne(ev[i].code, SYN_DROPPED);
 		events += n;
 		__atomic_store_n(&consumed, events, __ATOMIC_RELEASE);
 	}
-	cr_assert_eq(pthread_join(t, NULL), 0);
-	cr_assert_eq(events, 2 * FRAMES);
+	assert_eq(pthread_join(t, NULL), 0);
+	assert_eq(events, 2 * FRAMES);
 	teardown();
 	assert_no_reports();
 }
@@ -305,47 +305,47 @@ static void on_close(struct uirq_input_dev *d)
 	closes++;
 }
 
-Test(input_core, lifetime_and_open_close, OPTS)
+UIRQ_TEST(input_core, lifetime_and_open_close, OPTS)
 {
 	struct uirq_input_dev *d = uirq_input_allocate_device();
 	struct uirq_input_client *a, *b;
 
 	uirq_input_free_device(NULL);
-	cr_assert_null(uirq_input_open(d));
-	cr_assert_eq(errno, ENODEV, "not registered yet");
+	assert_null(uirq_input_open(d));
+	assert_eq(errno, ENODEV, "not registered yet");
 	uirq_input_free_device(d);	/* never registered: free is the way */
 
 	d = uirq_input_allocate_device();
 	d->open = on_open;
 	d->close = on_close;
 	uirq_input_set_drvdata(d, &opens);
-	cr_assert_eq(uirq_input_get_drvdata(d), &opens);
+	assert_eq(uirq_input_get_drvdata(d), &opens);
 	uirq_input_set_capability(d, EV_KEY, KEY_POWER);
-	cr_assert_eq(uirq_input_register_device(d), 0);
+	assert_eq(uirq_input_register_device(d), 0);
 	uirq_input_free_device(d);	/* registered: refused with a warning */
 	a = uirq_input_open(d);
 	b = uirq_input_open(d);
-	cr_assert(a && b);
-	cr_assert_eq(opens, 1, "open is called for the first client only");
+	assert_true(a && b);
+	assert_eq(opens, 1, "open is called for the first client only");
 	uirq_input_close(a);
-	cr_assert_eq(closes, 0);
+	assert_eq(closes, 0);
 	uirq_input_close(b);
-	cr_assert_eq(closes, 1, "close for the last");
+	assert_eq(closes, 1, "close for the last");
 	a = uirq_input_open(d);
-	cr_assert_eq(opens, 2);
+	assert_eq(opens, 2);
 	uirq_input_close(a);
-	cr_assert_null(uirq_input_open(d), "dev->open's error");
-	cr_assert_eq(errno, EBUSY);
+	assert_null(uirq_input_open(d), "dev->open's error");
+	assert_eq(errno, EBUSY);
 	a = uirq_input_open(d);
-	cr_assert_not_null(a);
+	assert_not_null(a);
 	/* Unregister with a client open: the client keeps the memory alive until close. */
 	uirq_input_unregister_device(d);
-	cr_assert_eq(closes, 3);
-	cr_assert_null(uirq_input_open(d));
-	cr_assert_eq(errno, ENODEV);
+	assert_eq(closes, 3);
+	assert_null(uirq_input_open(d));
+	assert_eq(errno, ENODEV);
 	uirq_input_report_key(d, KEY_POWER, 1);	/* ignored, harmless */
 	uirq_input_sync(d);
-	cr_assert_eq(uirq_input_read(a, (struct uirq_input_event[1]){ 0 }, 1, UIRQ_INPUT_NONBLOCK), -ENODEV);
+	assert_eq(uirq_input_read(a, (struct uirq_input_event[1]){ 0 }, 1, UIRQ_INPUT_NONBLOCK), -ENODEV);
 	uirq_input_close(a);
 	assert_no_reports();
 }

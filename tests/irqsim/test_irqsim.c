@@ -36,13 +36,13 @@ static char *slurp(const char *path)
 	char *buf;
 	long len;
 
-	cr_assert_not_null(f, "%s", path);
+	assert_not_null(f, "%s", path);
 	fseek(f, 0, SEEK_END);
 	len = ftell(f);
 	fseek(f, 0, SEEK_SET);
 	buf = calloc(1, (size_t)len + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
+	assert_not_null(buf);
+	assert_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
 	fclose(f);
 	return buf;
 }
@@ -67,7 +67,7 @@ static pid_t spawn(const char *const *args, int out, int fo, int fe)
 	else
 		posix_spawn_file_actions_adddup2(&fa, out == OUT_CAPTURE ? fo : out, 1);
 	posix_spawn_file_actions_adddup2(&fa, fe, 2);
-	cr_assert_eq(posix_spawn(&pid, IRQSIM_PATH, &fa, NULL, (char *const *)argv, environ), 0);
+	assert_eq(posix_spawn(&pid, IRQSIM_PATH, &fa, NULL, (char *const *)argv, environ), 0);
 	posix_spawn_file_actions_destroy(&fa);
 	return pid;
 }
@@ -78,7 +78,7 @@ static struct result reap(pid_t pid, char *out, int fo, char *err, int fe)
 	struct result r;
 	int st;
 
-	cr_assert_eq(waitpid(pid, &st, 0), pid);
+	assert_eq(waitpid(pid, &st, 0), pid);
 	r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	r.out = slurp(out);
 	r.err = slurp(err);
@@ -95,7 +95,7 @@ static struct result run_out(const char *const *args, int out)
 	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX";
 	int fo = mkstemp(outp), fe = mkstemp(errp);
 
-	cr_assert(fo >= 0 && fe >= 0);
+	assert_true(fo >= 0 && fe >= 0);
 	return reap(spawn(args, out, fo, fe), outp, fo, errp, fe);
 }
 
@@ -116,8 +116,8 @@ static void scenario_file(char *path, const char *text)
 {
 	int fd = mkstemp(path);
 
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_ge(fd, 0);
+	assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 }
 
@@ -126,7 +126,7 @@ static struct jval *parse_json(const char *text)
 	char err[128];
 	struct jval *v = json_parse(text, err, sizeof(err));
 
-	cr_assert_not_null(v, "not JSON: %s\n%.400s", err, text);
+	assert_not_null(v, "not JSON: %s\n%.400s", err, text);
 	return v;
 }
 
@@ -134,8 +134,8 @@ static double num(const struct jval *root, const char *path)
 {
 	const struct jval *v = json_path(root, path);
 
-	cr_assert_not_null(v, "no %s", path);
-	cr_assert_eq(v->type, J_NUM, "%s is not a number", path);
+	assert_not_null(v, "no %s", path);
+	assert_eq(v->type, J_NUM, "%s is not a number", path);
 	return v->num;
 }
 
@@ -145,36 +145,36 @@ static size_t key_values(const char *out, int *vals, size_t max)
 	size_t n = 0;
 
 	for (const char *p = out; (p = strstr(p, "code 116 (KEY_POWER), value ")); p++) {
-		cr_assert_lt(n, max);
+		assert_lt(n, max);
 		vals[n++] = atoi(p + strlen("code 116 (KEY_POWER), value "));
 	}
 	return n;
 }
 
-Test(irqsim, default_run_end_to_end, .timeout = 60)
+UIRQ_TEST(irqsim, default_run_end_to_end, .timeout = 60)
 {
 	struct result r = run(NULL);
 	int vals[64];
 	size_t n = key_values(r.out, vals, 64);
 
-	cr_assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
 	/* Seven presses long enough to see, down and up each, in order; the 20 us one may show too. */
-	cr_assert(n == 14 || n == 16, "%zu KEY_POWER events\n%s", n, r.out);
+	assert_true(n == 14 || n == 16, "%zu KEY_POWER events\n%s", n, r.out);
 	for (size_t i = 0; i < n; i++)
-		cr_assert_eq(vals[i], i % 2 == 0 ? 1 : 0, "event %zu has value %d", i, vals[i]);
-	cr_assert(strstr(r.out, "-------------- SYN_REPORT ------------"));
-	cr_assert(strstr(r.out, "input: twl4030_pwrbutton as"), "no probe line:\n%s", r.out);
-	cr_assert(strstr(r.out, "/proc/interrupts:"));
-	cr_assert(strstr(r.out, "TWL4030-PIH"));
-	cr_assert(strstr(r.out, "twl4030_pwrbutton"));
-	cr_assert(strstr(r.out, "irq/"), "no irq thread listed");
-	cr_assert(strstr(r.out, "minus modelled bus time"));
-	cr_assert(strstr(r.out, "lockdep: no problems found"), "%s", r.out);
-	cr_assert_null(strstr(r.err, "BUG:"), "%s", r.err);
+		assert_eq(vals[i], i % 2 == 0 ? 1 : 0, "event %zu has value %d", i, vals[i]);
+	assert_true(strstr(r.out, "-------------- SYN_REPORT ------------"));
+	assert_true(strstr(r.out, "input: twl4030_pwrbutton as"), "no probe line:\n%s", r.out);
+	assert_true(strstr(r.out, "/proc/interrupts:"));
+	assert_true(strstr(r.out, "TWL4030-PIH"));
+	assert_true(strstr(r.out, "twl4030_pwrbutton"));
+	assert_true(strstr(r.out, "irq/"), "no irq thread listed");
+	assert_true(strstr(r.out, "minus modelled bus time"));
+	assert_true(strstr(r.out, "lockdep: no problems found"), "%s", r.out);
+	assert_null(strstr(r.err, "BUG:"), "%s", r.err);
 	result_free(&r);
 }
 
-Test(irqsim, default_json_exactly_once, .timeout = 60)
+UIRQ_TEST(irqsim, default_json_exactly_once, .timeout = 60)
 {
 	const char *args[] = { "--json", NULL };
 	struct result r = run(args);
@@ -182,35 +182,35 @@ Test(irqsim, default_json_exactly_once, .timeout = 60)
 	static const char *const keys[] = { "config", "input", "events", "edges", "counts", "latency_us", "irqs",
 					    "lines", "lockdep", "reports", "log", "stopped", "watchdog", "exit_status" };
 
-	cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+	assert_eq(r.status, 0, "stderr:\n%s", r.err);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		cr_assert_not_null(json_get(j, keys[i]), "no key %s", keys[i]);
-	cr_assert_null(strstr(r.out, "Event: time"), "human output mixed into --json");
-	cr_assert_eq(num(j, "exit_status"), 0);
-	cr_assert_eq(num(j, "counts.judged"), 14);
-	cr_assert_eq(num(j, "counts.delivered"), 14);
-	cr_assert_eq(num(j, "counts.lost"), 0);
-	cr_assert_eq(num(j, "counts.duplicated"), 0);
-	cr_assert_eq(num(j, "counts.wrong"), 0);
-	cr_assert_eq(num(j, "lockdep.reports"), 0);
-	cr_assert_eq(json_get(j, "reports")->n, 0u);
-	cr_assert_eq(num(j, "config.bus_hz"), 2600000);
-	cr_assert_eq(num(j, "latency_us.edge_to_event.n"), 14);
-	cr_assert_gt(num(j, "latency_us.edge_to_event.median"), num(j, "latency_us.minus_bus.median"));
+		assert_not_null(json_get(j, keys[i]), "no key %s", keys[i]);
+	assert_null(strstr(r.out, "Event: time"), "human output mixed into --json");
+	assert_eq(num(j, "exit_status"), 0);
+	assert_eq(num(j, "counts.judged"), 14);
+	assert_eq(num(j, "counts.delivered"), 14);
+	assert_eq(num(j, "counts.lost"), 0);
+	assert_eq(num(j, "counts.duplicated"), 0);
+	assert_eq(num(j, "counts.wrong"), 0);
+	assert_eq(num(j, "lockdep.reports"), 0);
+	assert_eq(json_get(j, "reports")->n, 0u);
+	assert_eq(num(j, "config.bus_hz"), 2600000);
+	assert_eq(num(j, "latency_us.edge_to_event.n"), 14);
+	assert_gt(num(j, "latency_us.edge_to_event.median"), num(j, "latency_us.minus_bus.median"));
 	/* Three one-byte reads per edge at 2.6 MHz: 120 us of wire at least. */
-	cr_assert_geq(num(j, "latency_us.edge_to_event.min"), 120.0);
+	assert_ge(num(j, "latency_us.edge_to_event.min"), 120.0);
 	/* The short press: its two edges got the same number of events (none, or both seen). */
 	const struct jval *edges = json_get(j, "edges");
 
-	cr_assert_eq(edges->n, 16u);
-	cr_assert_eq(json_get(&edges->kids[12], "events")->num, json_get(&edges->kids[13], "events")->num);
+	assert_eq(edges->n, 16u);
+	assert_eq(json_get(&edges->kids[12], "events")->num, json_get(&edges->kids[13], "events")->num);
 	/* Every edge of a long press answered by exactly one event, in order. */
 	for (size_t i = 0; i < edges->n; i++) {
 		if (i == 12 || i == 13)
 			continue;
-		cr_assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu", i);
+		assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu", i);
 		if (i)
-			cr_assert_gt(json_get(&edges->kids[i], "t_us")->num, json_get(&edges->kids[i - 1], "t_us")->num);
+			assert_gt(json_get(&edges->kids[i], "t_us")->num, json_get(&edges->kids[i - 1], "t_us")->num);
 	}
 	json_free(j);
 	result_free(&r);
@@ -221,7 +221,7 @@ Test(irqsim, default_json_exactly_once, .timeout = 60)
  * before the status read - at least two 40 us reads after the edge - shows
  * nothing, and a real press after it is seen whole.
  */
-Test(irqsim, instant_press_is_not_seen, .timeout = 60)
+UIRQ_TEST(irqsim, instant_press_is_not_seen, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--json", "--scenario", path, NULL };
@@ -232,25 +232,25 @@ Test(irqsim, instant_press_is_not_seen, .timeout = 60)
 	scenario_file(path, "press\nrelease\nwait 10ms\nhold 10ms\nwait 10ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	assert_eq(r.status, 0, "%s", r.err);
 	j = parse_json(r.out);
 	edges = json_get(j, "edges");
-	cr_assert_eq(edges->n, 4u);
+	assert_eq(edges->n, 4u);
 	double gap = json_get(&edges->kids[1], "t_us")->num - json_get(&edges->kids[0], "t_us")->num;
 
 	/* Unless the host preempted the scenario between the two edges for longer than the reads. */
 	if (gap < 60.0) {
-		cr_assert_eq(json_get(&edges->kids[0], "events")->num, 0, "press %.1f us long was seen", gap);
-		cr_assert_eq(json_get(&edges->kids[1], "events")->num, 0);
+		assert_eq(json_get(&edges->kids[0], "events")->num, 0, "press %.1f us long was seen", gap);
+		assert_eq(json_get(&edges->kids[1], "events")->num, 0);
 	}
-	cr_assert_eq(json_get(&edges->kids[2], "events")->num, 1);
-	cr_assert_eq(json_get(&edges->kids[3], "events")->num, 1);
-	cr_assert_eq(num(j, "counts.key_events"), gap < 60.0 ? 2 : num(j, "counts.key_events"));
+	assert_eq(json_get(&edges->kids[2], "events")->num, 1);
+	assert_eq(json_get(&edges->kids[3], "events")->num, 1);
+	assert_eq(num(j, "counts.key_events"), gap < 60.0 ? 2 : num(j, "counts.key_events"));
 	json_free(j);
 	result_free(&r);
 }
 
-Test(irqsim, legacy_sleeps_in_hardirq, .timeout = 60)
+UIRQ_TEST(irqsim, legacy_sleeps_in_hardirq, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--legacy", "--scenario", path, NULL };
@@ -259,14 +259,14 @@ Test(irqsim, legacy_sleeps_in_hardirq, .timeout = 60)
 	scenario_file(path, "hold 10ms\nwait 10ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
-	cr_assert(strstr(r.err, "BUG: sleeping function called from invalid context"), "stderr:\n%s", r.err);
-	cr_assert(strstr(r.out, "lockdep: "), "%s", r.out);
-	cr_assert(strstr(r.out, "sleep_invalid"), "%s", r.out);
+	assert_eq(r.status, 1, "exit %d\n%s", r.status, r.err);
+	assert_true(strstr(r.err, "BUG: sleeping function called from invalid context"), "stderr:\n%s", r.err);
+	assert_true(strstr(r.out, "lockdep: "), "%s", r.out);
+	assert_true(strstr(r.out, "sleep_invalid"), "%s", r.out);
 	result_free(&r);
 }
 
-Test(irqsim, legacy_json_records_the_report, .timeout = 60)
+UIRQ_TEST(irqsim, legacy_json_records_the_report, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--legacy", "--json", "--scenario", path, NULL };
@@ -277,22 +277,22 @@ Test(irqsim, legacy_json_records_the_report, .timeout = 60)
 	scenario_file(path, "hold 10ms\nwait 10ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 1);
+	assert_eq(r.status, 1);
 	j = parse_json(r.out);
-	cr_assert_eq(num(j, "exit_status"), 1);
-	cr_assert_geq(num(j, "lockdep.by_kind.sleep_invalid"), 1);
+	assert_eq(num(j, "exit_status"), 1);
+	assert_ge(num(j, "lockdep.by_kind.sleep_invalid"), 1);
 	const struct jval *reps = json_get(j, "reports");
 
 	for (size_t i = 0; i < reps->n; i++)
 		found |= strstr(json_get(&reps->kids[i], "text")->str, "BUG: sleeping function called from invalid context") != NULL;
-	cr_assert(found, "no report text in --json");
+	assert_true(found, "no report text in --json");
 	/* Recorded, and still printed. */
-	cr_assert(strstr(r.err, "BUG: sleeping function called from invalid context"));
+	assert_true(strstr(r.err, "BUG: sleeping function called from invalid context"));
 	json_free(j);
 	result_free(&r);
 }
 
-Test(irqsim, threadirqs_clean, .timeout = 60)
+UIRQ_TEST(irqsim, threadirqs_clean, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--threadirqs", "--cpus", "2", "--bus-speed", "400k", "--json", "--scenario", path, NULL };
@@ -302,13 +302,13 @@ Test(irqsim, threadirqs_clean, .timeout = 60)
 	scenario_file(path, "hold 10ms\nwait 10ms\nhold 10ms\nwait 10ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	assert_eq(r.status, 0, "%s", r.err);
 	j = parse_json(r.out);
-	cr_assert_eq(num(j, "config.bus_hz"), 400000);
-	cr_assert_eq(num(j, "config.cpus"), 2);
-	cr_assert_eq(num(j, "counts.delivered"), 4);
+	assert_eq(num(j, "config.bus_hz"), 400000);
+	assert_eq(num(j, "config.cpus"), 2);
+	assert_eq(num(j, "counts.delivered"), 4);
 	/* 400 kHz: ~98 us per read, three reads. */
-	cr_assert_geq(num(j, "latency_us.edge_to_event.min"), 290.0);
+	assert_ge(num(j, "latency_us.edge_to_event.min"), 290.0);
 	json_free(j);
 	result_free(&r);
 }
@@ -321,40 +321,40 @@ static void check_trace(const struct jval *root)
 	int tids[64], depth[64];
 	size_t ntids = 0;
 
-	cr_assert_not_null(evs);
-	cr_assert_eq(evs->type, J_ARR);
+	assert_not_null(evs);
+	assert_eq(evs->type, J_ARR);
 	for (size_t i = 0; i < evs->n; i++) {
 		const struct jval *e = &evs->kids[i];
 		const struct jval *ph = json_get(e, "ph"), *cat = json_get(e, "cat");
 		int tid;
 
-		cr_assert(ph && ph->type == J_STR, "record %zu has no ph", i);
-		cr_assert_not_null(json_get(e, "pid"));
-		cr_assert_not_null(json_get(e, "tid"));
-		cr_assert_not_null(json_get(e, "name"));
+		assert_true(ph && ph->type == J_STR, "record %zu has no ph", i);
+		assert_not_null(json_get(e, "pid"));
+		assert_not_null(json_get(e, "tid"));
+		assert_not_null(json_get(e, "name"));
 		tid = (int)json_get(e, "tid")->num;
 		if (!strcmp(ph->str, "M"))
 			continue;
-		cr_assert_not_null(json_get(e, "ts"), "record %zu has no ts", i);
+		assert_not_null(json_get(e, "ts"), "record %zu has no ts", i);
 		size_t t;
 
 		for (t = 0; t < ntids && tids[t] != tid; t++)
 			;
 		if (t == ntids) {
-			cr_assert_lt(ntids, 64u);
+			assert_lt(ntids, 64u);
 			tids[ntids] = tid;
 			depth[ntids++] = 0;
 		}
 		if (!strcmp(ph->str, "X")) {
-			cr_assert_not_null(json_get(e, "dur"));
-			cr_assert_geq(json_get(e, "dur")->num, 0.0);
+			assert_not_null(json_get(e, "dur"));
+			assert_ge(json_get(e, "dur")->num, 0.0);
 		} else if (!strcmp(ph->str, "B")) {
 			depth[t]++;
 		} else if (!strcmp(ph->str, "E")) {
-			cr_assert_gt(depth[t], 0, "E without B on tid %d", tid);
+			assert_gt(depth[t], 0, "E without B on tid %d", tid);
 			depth[t]--;
 		} else {
-			cr_assert(!strcmp(ph->str, "i") || !strcmp(ph->str, "I"), "phase %s", ph->str);
+			assert_true(!strcmp(ph->str, "i") || !strcmp(ph->str, "I"), "phase %s", ph->str);
 		}
 		if (cat && cat->type == J_STR) {
 			hard |= !strcmp(cat->str, "hardirq");
@@ -365,8 +365,8 @@ static void check_trace(const struct jval *root)
 		}
 	}
 	for (size_t t = 0; t < ntids; t++)
-		cr_assert_eq(depth[t], 0, "unbalanced spans on tid %d", tids[t]);
-	cr_assert(hard && thread && nested && i2c && input, "hard %d thread %d nested %d i2c %d input %d", hard,
+		assert_eq(depth[t], 0, "unbalanced spans on tid %d", tids[t]);
+	assert_true(hard && thread && nested && i2c && input, "hard %d thread %d nested %d i2c %d input %d", hard,
 		  thread, nested, i2c, input);
 	/* Each thread that has events is named. */
 	for (size_t t = 0; t < ntids; t++) {
@@ -378,7 +378,7 @@ static void check_trace(const struct jval *root)
 			named = !strcmp(json_get(e, "ph")->str, "M") && !strcmp(json_get(e, "name")->str, "thread_name") &&
 				(int)json_get(e, "tid")->num == tids[t];
 		}
-		cr_assert(named, "tid %d has no thread_name", tids[t]);
+		assert_true(named, "tid %d has no thread_name", tids[t]);
 	}
 }
 
@@ -395,24 +395,24 @@ static void check_trace_file(const char *path)
 	free(text);
 }
 
-Test(irqsim, trace_is_valid_chrome_json, .timeout = 60)
+UIRQ_TEST(irqsim, trace_is_valid_chrome_json, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
 	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
 	struct result r;
 	int fd = mkstemp(trace);
 
-	cr_assert_geq(fd, 0);
+	assert_ge(fd, 0);
 	close(fd);
 	scenario_file(path, "hold 5ms\nwait 5ms\nhold 5ms\nwait 5ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	assert_eq(r.status, 0, "%s", r.err);
 	check_trace_file(trace);
 	result_free(&r);
 }
 
-Test(irqsim, i2c_fault_logged_next_press_works, .timeout = 60)
+UIRQ_TEST(irqsim, i2c_fault_logged_next_press_works, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--json", "--scenario", path, NULL };
@@ -426,44 +426,44 @@ Test(irqsim, i2c_fault_logged_next_press_works, .timeout = 60)
 			    "hold 10ms\nwait 10ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	assert_eq(r.status, 0, "%s", r.err);
 	j = parse_json(r.out);
-	cr_assert_eq(num(j, "counts.i2c_faults_injected"), 3);
+	assert_eq(num(j, "counts.i2c_faults_injected"), 3);
 	log = json_get(j, "log");
 	for (size_t i = 0; i < log->n; i++)
 		logged |= strstr(json_get(&log->kids[i], "msg")->str, "(ENXIO), injected") != NULL;
-	cr_assert(logged, "the NAK was not logged");
+	assert_true(logged, "the NAK was not logged");
 	edges = json_get(j, "edges");
-	cr_assert_eq(edges->n, 6u);
+	assert_eq(edges->n, 6u);
 	for (size_t i = 0; i < edges->n; i++)
-		cr_assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu not delivered once", i);
+		assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu not delivered once", i);
 	json_free(j);
 	result_free(&r);
 }
 
-Test(irqsim, shared_line_both_served, .timeout = 60)
+UIRQ_TEST(irqsim, shared_line_both_served, .timeout = 60)
 {
 	const char *args[] = { "--json", "--scenario", "shared-line", NULL };
 	struct result r = run(args);
 	struct jval *j;
 	const struct jval *lines, *devs;
 
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	assert_eq(r.status, 0, "%s", r.err);
 	j = parse_json(r.out);
 	lines = json_get(j, "lines");
-	cr_assert_eq(lines->n, 1u);
+	assert_eq(lines->n, 1u);
 	devs = json_get(&lines->kids[0], "devices");
-	cr_assert_eq(devs->n, 2u);
+	assert_eq(devs->n, 2u);
 	for (size_t d = 0; d < 2; d++) {
-		cr_assert_eq(json_get(&devs->kids[d], "raised")->num, 200);
-		cr_assert_eq(json_get(&devs->kids[d], "served")->num, 200, "device %zu", d);
+		assert_eq(json_get(&devs->kids[d], "raised")->num, 200);
+		assert_eq(json_get(&devs->kids[d], "served")->num, 200, "device %zu", d);
 	}
-	cr_assert_gt(json_get(&lines->kids[0], "irqs")->num, 0);
+	assert_gt(json_get(&lines->kids[0], "irqs")->num, 0);
 	json_free(j);
 	result_free(&r);
 }
 
-Test(irqsim, storm_does_not_stop_the_button, .timeout = 60)
+UIRQ_TEST(irqsim, storm_does_not_stop_the_button, .timeout = 60)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--json", "--scenario", path, NULL };
@@ -473,18 +473,18 @@ Test(irqsim, storm_does_not_stop_the_button, .timeout = 60)
 	scenario_file(path, "storm 13 2000\nwait 5ms\nhold 10ms\nwait 10ms\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 0, "%s", r.err);
+	assert_eq(r.status, 0, "%s", r.err);
 	j = parse_json(r.out);
 	const struct jval *l = &json_get(j, "lines")->kids[0];
 
-	cr_assert_eq(json_get(l, "edges")->num, 2000);
-	cr_assert_gt(json_get(l, "irqs")->num, 0);
-	cr_assert_eq(num(j, "counts.delivered"), 2);
+	assert_eq(json_get(l, "edges")->num, 2000);
+	assert_gt(json_get(l, "irqs")->num, 0);
+	assert_eq(num(j, "counts.delivered"), 2);
 	json_free(j);
 	result_free(&r);
 }
 
-Test(irqsim, scenario_error_exits_2_with_position, .timeout = 30)
+UIRQ_TEST(irqsim, scenario_error_exits_2_with_position, .timeout = 30)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX", want[128];
 	const char *args[] = { "--scenario", path, NULL };
@@ -493,14 +493,14 @@ Test(irqsim, scenario_error_exits_2_with_position, .timeout = 30)
 	scenario_file(path, "# ok\nhold 5ms\nhold 5\n");
 	r = run(args);
 	unlink(path);
-	cr_assert_eq(r.status, 2);
+	assert_eq(r.status, 2);
 	snprintf(want, sizeof(want), "%s:3:6: expected a duration (e.g. 5ms, 200us, 1s), got \"5\"", path);
-	cr_assert(strstr(r.err, want), "stderr: %s", r.err);
-	cr_assert_eq(r.out[0], '\0', "ran anyway: %s", r.out);
+	assert_true(strstr(r.err, want), "stderr: %s", r.err);
+	assert_eq(r.out[0], '\0', "ran anyway: %s", r.out);
 	result_free(&r);
 }
 
-Test(irqsim, usage_errors_exit_2, .timeout = 30)
+UIRQ_TEST(irqsim, usage_errors_exit_2, .timeout = 30)
 {
 	static const char *const bad[][3] = {
 		{ "--cpus", "0", NULL }, { "--cpus", "65", NULL }, { "--bus-speed", "5G", NULL },
@@ -515,29 +515,29 @@ Test(irqsim, usage_errors_exit_2, .timeout = 30)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct result r = run(bad[i]);
 
-		cr_assert_eq(r.status, 2, "%s %s: exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "", r.status);
-		cr_assert(strstr(r.err, "irqsim: "), "no message for %s", bad[i][0]);
+		assert_eq(r.status, 2, "%s %s: exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "", r.status);
+		assert_true(strstr(r.err, "irqsim: "), "no message for %s", bad[i][0]);
 		result_free(&r);
 	}
 }
 
-Test(irqsim, list_and_help, .timeout = 30)
+UIRQ_TEST(irqsim, list_and_help, .timeout = 30)
 {
 	const char *list[] = { "--list-scenarios", NULL }, *help[] = { "--help", NULL };
 	static const char *const names[] = { "default", "short-presses", "bounce", "shared-line", "storm", "i2c-faults" };
 	struct result r = run(list);
 
-	cr_assert_eq(r.status, 0);
+	assert_eq(r.status, 0);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		cr_assert(strstr(r.out, names[i]), "%s not listed", names[i]);
+		assert_true(strstr(r.out, names[i]), "%s not listed", names[i]);
 	result_free(&r);
 	r = run(help);
-	cr_assert_eq(r.status, 0);
-	cr_assert(strstr(r.out, "--scenario") && strstr(r.out, "--trace") && strstr(r.out, "--json"));
+	assert_eq(r.status, 0);
+	assert_true(strstr(r.out, "--scenario") && strstr(r.out, "--trace") && strstr(r.out, "--json"));
 	result_free(&r);
 }
 
-Test(irqsim, bus_speed_units_print_as_written, .timeout = 60)
+UIRQ_TEST(irqsim, bus_speed_units_print_as_written, .timeout = 60)
 {
 	static const char *const speeds[][2] = {
 		{ "1k", "i2c: 1 kHz bus" }, { "100000", "i2c: 100 kHz bus" }, { "400kHz", "i2c: 400 kHz bus" },
@@ -550,47 +550,47 @@ Test(irqsim, bus_speed_units_print_as_written, .timeout = 60)
 		const char *args[] = { "--bus-speed", speeds[i][0], "--scenario", path, NULL };
 		struct result r = run(args);
 
-		cr_assert_eq(r.status, 0, "--bus-speed %s: exit %d\n%s", speeds[i][0], r.status, r.err);
-		cr_assert(strstr(r.out, speeds[i][1]), "--bus-speed %s: want \"%s\" in\n%s", speeds[i][0], speeds[i][1],
+		assert_eq(r.status, 0, "--bus-speed %s: exit %d\n%s", speeds[i][0], r.status, r.err);
+		assert_true(strstr(r.out, speeds[i][1]), "--bus-speed %s: want \"%s\" in\n%s", speeds[i][0], speeds[i][1],
 			  r.out);
 		result_free(&r);
 	}
 	unlink(path);
 }
 
-Test(irqsim, trace_to_an_unwritable_path_fails_before_the_run, .timeout = 60)
+UIRQ_TEST(irqsim, trace_to_an_unwritable_path_fails_before_the_run, .timeout = 60)
 {
 	const char *args[] = { "--trace", "/nonexistent-dir/trace.json", NULL };
 	struct result r = run(args);
 
-	cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
-	cr_assert(strstr(r.err, "irqsim: --trace /nonexistent-dir/trace.json: No such file or directory"), "stderr:\n%s",
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_true(strstr(r.err, "irqsim: --trace /nonexistent-dir/trace.json: No such file or directory"), "stderr:\n%s",
 		  r.err);
-	cr_assert_null(strstr(r.out, "Testing ..."), "the run started anyway:\n%s", r.out);
+	assert_null(strstr(r.out, "Testing ..."), "the run started anyway:\n%s", r.out);
 	result_free(&r);
 }
 
-Test(irqsim, output_to_a_full_device_fails, .timeout = 60)
+UIRQ_TEST(irqsim, output_to_a_full_device_fails, .timeout = 60)
 {
 	static const char *const modes[][2] = { { "--json", NULL }, { NULL, NULL } };
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	int full = open("/dev/full", O_WRONLY);
 
-	cr_assert_geq(full, 0);
+	assert_ge(full, 0);
 	scenario_file(path, "hold 5ms\nwait 5ms\n");
 	for (size_t i = 0; i < 2; i++) {
 		const char *args[] = { "--scenario", path, modes[i][0], NULL };
 		struct result r = run_out(args, full);
 
-		cr_assert_eq(r.status, 1, "%s: exit %d\nstderr:\n%s", modes[i][0] ? modes[i][0] : "human", r.status, r.err);
-		cr_assert(strstr(r.err, "irqsim: writing the output failed: No space left on device"), "stderr:\n%s", r.err);
+		assert_eq(r.status, 1, "%s: exit %d\nstderr:\n%s", modes[i][0] ? modes[i][0] : "human", r.status, r.err);
+		assert_true(strstr(r.err, "irqsim: writing the output failed: No space left on device"), "stderr:\n%s", r.err);
 		result_free(&r);
 	}
 	close(full);
 	unlink(path);
 }
 
-Test(irqsim, closed_stdout_fails_at_once, .timeout = 60)
+UIRQ_TEST(irqsim, closed_stdout_fails_at_once, .timeout = 60)
 {
 	char trace[] = "/tmp/irqsim-traceXXXXXX";
 	const char *args[] = { "--trace", trace, NULL };
@@ -598,39 +598,39 @@ Test(irqsim, closed_stdout_fails_at_once, .timeout = 60)
 	struct result r;
 	struct stat st;
 
-	cr_assert_geq(fd, 0);
+	assert_ge(fd, 0);
 	close(fd);
 	r = run_out(args, OUT_CLOSED);
-	cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
-	cr_assert(strstr(r.err, "irqsim: standard output is closed"), "stderr:\n%s", r.err);
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_true(strstr(r.err, "irqsim: standard output is closed"), "stderr:\n%s", r.err);
 	/* Nothing was run, so nothing landed in the trace file on descriptor 1 either. */
-	cr_assert_eq(stat(trace, &st), 0);
-	cr_assert_eq(st.st_size, 0);
+	assert_eq(stat(trace, &st), 0);
+	assert_eq(st.st_size, 0);
 	unlink(trace);
 	result_free(&r);
 }
 
-Test(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
+UIRQ_TEST(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
 {
 	char dir[] = "/tmp/irqsim-fifoXXXXXX", fifo[64];
 	const char *args[] = { "--timeout", "1", "--scenario", fifo, NULL };
 	struct result r;
 
-	cr_assert_not_null(mkdtemp(dir));
+	assert_not_null(mkdtemp(dir));
 	snprintf(fifo, sizeof(fifo), "%s/scenario", dir);
-	cr_assert_eq(mkfifo(fifo, 0600), 0);
+	assert_eq(mkfifo(fifo, 0600), 0);
 	/* Nobody ever writes the FIFO: the open blocks until the watchdog ends the run. */
 	r = run(args);
 	unlink(fifo);
 	rmdir(dir);
-	cr_assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
-	cr_assert(strstr(r.err, "irqsim: watchdog: the run reached its --timeout of 1 s"), "stderr:\n%s", r.err);
-	cr_assert(strstr(r.err, "while reading the scenario; giving up."), "stderr:\n%s", r.err);
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_true(strstr(r.err, "irqsim: watchdog: the run reached its --timeout of 1 s"), "stderr:\n%s", r.err);
+	assert_true(strstr(r.err, "while reading the scenario; giving up."), "stderr:\n%s", r.err);
 	result_free(&r);
 }
 
 /* Ctrl-C mid-run: the summary so far, a complete trace file, exit 130. */
-Test(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
+UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 {
 	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
 	/* Long enough that the signal lands inside it whatever the machine's speed. */
@@ -640,7 +640,7 @@ Test(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 	struct result r;
 	pid_t pid;
 
-	cr_assert(fo >= 0 && fe >= 0 && fd >= 0);
+	assert_true(fo >= 0 && fe >= 0 && fd >= 0);
 	close(fd);
 	scenario_file(path, "hold 5ms\nwait 5ms\nhold 10s\nwait 10s\n");
 	pid = spawn(args, OUT_CAPTURE, fo, fe);
@@ -652,16 +652,16 @@ Test(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 		free(out);
 		if (seen)
 			break;
-		cr_assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
+		assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
 		usleep(10000);
 	}
-	cr_assert_eq(kill(pid, SIGINT), 0);
+	assert_eq(kill(pid, SIGINT), 0);
 	r = reap(pid, outp, fo, errp, fe);
 	unlink(path);
-	cr_assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
-	cr_assert(strstr(r.out, "/proc/interrupts:"), "no summary:\n%s", r.out);
-	cr_assert(strstr(r.out, "irqsim: stopped by SIGINT at "), "stdout:\n%s", r.out);
-	cr_assert(strstr(r.out, "lockdep: no problems found"), "stdout:\n%s", r.out);
+	assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_true(strstr(r.out, "/proc/interrupts:"), "no summary:\n%s", r.out);
+	assert_true(strstr(r.out, "irqsim: stopped by SIGINT at "), "stdout:\n%s", r.out);
+	assert_true(strstr(r.out, "lockdep: no problems found"), "stdout:\n%s", r.out);
 	check_trace_file(trace);
 	result_free(&r);
 }

@@ -18,7 +18,7 @@ static struct scenario parse_ok(const char *text)
 	struct scenario sc;
 	int ret = scenario_parse("t.sc", text, &sc, err, sizeof(err));
 
-	cr_assert_eq(ret, 0, "parse failed: %s", err);
+	assert_eq(ret, 0, "parse failed: %s", err);
 	return sc;
 }
 
@@ -28,36 +28,36 @@ static void parse_bad(const char *text, const char *want)
 	struct scenario sc;
 	int ret = scenario_parse("t.sc", text, &sc, err, sizeof(err));
 
-	cr_assert_eq(ret, -1, "accepted: %s", text);
-	cr_assert(!strncmp(err, want, strlen(want)), "got \"%s\", want \"%s...\"", err, want);
-	cr_assert_null(sc.actions);
+	assert_eq(ret, -1, "accepted: %s", text);
+	assert_true(!strncmp(err, want, strlen(want)), "got \"%s\", want \"%s...\"", err, want);
+	assert_null(sc.actions);
 }
 
-Test(scenario, durations)
+UIRQ_TEST(scenario, durations)
 {
 	uint64_t ns;
 
-	cr_assert_eq(scenario_parse_duration("5ms", 3, &ns), 0);
-	cr_assert_eq(ns, 5000000u);
-	cr_assert_eq(scenario_parse_duration("200us", 5, &ns), 0);
-	cr_assert_eq(ns, 200000u);
-	cr_assert_eq(scenario_parse_duration("1s", 2, &ns), 0);
-	cr_assert_eq(ns, 1000000000u);
-	cr_assert_eq(scenario_parse_duration("1.5ms", 5, &ns), 0);
-	cr_assert_eq(ns, 1500000u);
-	cr_assert_eq(scenario_parse_duration("250ns", 5, &ns), 0);
-	cr_assert_eq(ns, 250u);
-	cr_assert_eq(scenario_parse_duration("0s", 2, &ns), 0);
-	cr_assert_eq(ns, 0u);
-	cr_assert_eq(scenario_parse_duration("5", 1, &ns), -1);
-	cr_assert_eq(scenario_parse_duration("ms", 2, &ns), -1);
-	cr_assert_eq(scenario_parse_duration("5m", 2, &ns), -1);
-	cr_assert_eq(scenario_parse_duration("1.ms", 4, &ns), -1);
-	cr_assert_eq(scenario_parse_duration("-1ms", 4, &ns), -1);
-	cr_assert_eq(scenario_parse_duration("99999999999999999999s", 21, &ns), -1);
+	assert_eq(scenario_parse_duration("5ms", 3, &ns), 0);
+	assert_eq(ns, 5000000u);
+	assert_eq(scenario_parse_duration("200us", 5, &ns), 0);
+	assert_eq(ns, 200000u);
+	assert_eq(scenario_parse_duration("1s", 2, &ns), 0);
+	assert_eq(ns, 1000000000u);
+	assert_eq(scenario_parse_duration("1.5ms", 5, &ns), 0);
+	assert_eq(ns, 1500000u);
+	assert_eq(scenario_parse_duration("250ns", 5, &ns), 0);
+	assert_eq(ns, 250u);
+	assert_eq(scenario_parse_duration("0s", 2, &ns), 0);
+	assert_eq(ns, 0u);
+	assert_eq(scenario_parse_duration("5", 1, &ns), -1);
+	assert_eq(scenario_parse_duration("ms", 2, &ns), -1);
+	assert_eq(scenario_parse_duration("5m", 2, &ns), -1);
+	assert_eq(scenario_parse_duration("1.ms", 4, &ns), -1);
+	assert_eq(scenario_parse_duration("-1ms", 4, &ns), -1);
+	assert_eq(scenario_parse_duration("99999999999999999999s", 21, &ns), -1);
 }
 
-Test(scenario, every_verb)
+UIRQ_TEST(scenario, every_verb)
 {
 	struct scenario sc = parse_ok(
 		"# a comment\n"
@@ -81,63 +81,63 @@ Test(scenario, every_verb)
 		"i2c-fault delay 100us\n"
 		"i2c-fault clear\n");
 
-	cr_assert_eq(sc.n, 18u);
-	cr_assert_eq(sc.actions[0].verb, SC_PRESS);
-	cr_assert_eq(sc.actions[0].hold_ns, 0u);
-	cr_assert_eq(sc.actions[0].src_line, 3u);
-	cr_assert_eq(sc.actions[1].verb, SC_RELEASE);
-	cr_assert_eq(sc.actions[2].hold_ns, 5000000u);
-	cr_assert_eq(sc.actions[3].verb, SC_PRESS);
-	cr_assert_eq(sc.actions[3].hold_ns, 20000000u);
-	cr_assert_eq(sc.actions[5].verb, SC_BOUNCE);
-	cr_assert_eq(sc.actions[5].count, 3u);
-	cr_assert_eq(sc.actions[5].interval_ns, 200000u);
-	cr_assert_eq(sc.actions[6].interval_ns, 50000u);
-	cr_assert_eq(sc.actions[7].duration_ns, 1500000u);
-	cr_assert_eq(sc.actions[8].verb, SC_STORM);
-	cr_assert_eq(sc.actions[8].line, 12u);
-	cr_assert_eq(sc.actions[8].count, 100u);
-	cr_assert_eq(sc.actions[8].interval_ns, 0u);
-	cr_assert_eq(sc.actions[9].interval_ns, 1000u);
-	cr_assert_eq(sc.actions[10].verb, SC_SHARED);
-	cr_assert_eq(sc.actions[10].interval_ns, 1000000u);
-	cr_assert_eq(sc.actions[11].interval_ns, 2000000u);
-	cr_assert_eq(sc.actions[12].fault, SC_FAULT_NAK);
-	cr_assert_eq(sc.actions[12].count, 1u);
-	cr_assert_eq(sc.actions[13].fault, SC_FAULT_ERROR);
-	cr_assert_eq(sc.actions[13].count, 3u);
-	cr_assert_eq(sc.actions[14].fault, SC_FAULT_TIMEOUT);
-	cr_assert_eq(sc.actions[15].fault, SC_FAULT_TIMEOUT);
-	cr_assert_eq(sc.actions[16].fault, SC_FAULT_DELAY);
-	cr_assert_eq(sc.actions[16].duration_ns, 100000u);
-	cr_assert_eq(sc.actions[17].fault, SC_FAULT_CLEAR);
+	assert_eq(sc.n, 18u);
+	assert_eq(sc.actions[0].verb, SC_PRESS);
+	assert_eq(sc.actions[0].hold_ns, 0u);
+	assert_eq(sc.actions[0].src_line, 3u);
+	assert_eq(sc.actions[1].verb, SC_RELEASE);
+	assert_eq(sc.actions[2].hold_ns, 5000000u);
+	assert_eq(sc.actions[3].verb, SC_PRESS);
+	assert_eq(sc.actions[3].hold_ns, 20000000u);
+	assert_eq(sc.actions[5].verb, SC_BOUNCE);
+	assert_eq(sc.actions[5].count, 3u);
+	assert_eq(sc.actions[5].interval_ns, 200000u);
+	assert_eq(sc.actions[6].interval_ns, 50000u);
+	assert_eq(sc.actions[7].duration_ns, 1500000u);
+	assert_eq(sc.actions[8].verb, SC_STORM);
+	assert_eq(sc.actions[8].line, 12u);
+	assert_eq(sc.actions[8].count, 100u);
+	assert_eq(sc.actions[8].interval_ns, 0u);
+	assert_eq(sc.actions[9].interval_ns, 1000u);
+	assert_eq(sc.actions[10].verb, SC_SHARED);
+	assert_eq(sc.actions[10].interval_ns, 1000000u);
+	assert_eq(sc.actions[11].interval_ns, 2000000u);
+	assert_eq(sc.actions[12].fault, SC_FAULT_NAK);
+	assert_eq(sc.actions[12].count, 1u);
+	assert_eq(sc.actions[13].fault, SC_FAULT_ERROR);
+	assert_eq(sc.actions[13].count, 3u);
+	assert_eq(sc.actions[14].fault, SC_FAULT_TIMEOUT);
+	assert_eq(sc.actions[15].fault, SC_FAULT_TIMEOUT);
+	assert_eq(sc.actions[16].fault, SC_FAULT_DELAY);
+	assert_eq(sc.actions[16].duration_ns, 100000u);
+	assert_eq(sc.actions[17].fault, SC_FAULT_CLEAR);
 	/* 5 + 20 ms holds, 3 x 200 us + 2 x 50 us bounce, 1.5 ms wait, 10 us storm, 5 + 10 ms shared, 3 s timeouts */
-	cr_assert_eq(sc.planned_ns, 25000000u + 700000u + 1500000u + 10000u + 15000000u + 3000000000u);
+	assert_eq(sc.planned_ns, 25000000u + 700000u + 1500000u + 10000u + 15000000u + 3000000000u);
 	scenario_free(&sc);
 }
 
-Test(scenario, empty_and_comments_only)
+UIRQ_TEST(scenario, empty_and_comments_only)
 {
 	struct scenario sc = parse_ok("");
 
-	cr_assert_eq(sc.n, 0u);
+	assert_eq(sc.n, 0u);
 	sc = parse_ok("# nothing\n   \n\t# still nothing");
-	cr_assert_eq(sc.n, 0u);
+	assert_eq(sc.n, 0u);
 	sc = parse_ok("hold 1ms");	/* no final newline */
-	cr_assert_eq(sc.n, 1u);
+	assert_eq(sc.n, 1u);
 	scenario_free(&sc);
 	sc = parse_ok("hold 1ms\r\nwait 1ms\r\n");	/* CRLF files */
-	cr_assert_eq(sc.n, 2u);
+	assert_eq(sc.n, 2u);
 	scenario_free(&sc);
 }
 
-Test(scenario, unknown_verb)
+UIRQ_TEST(scenario, unknown_verb)
 {
 	parse_bad("jump\n", "t.sc:1:1: expected an action (press, release, hold, bounce, storm, shared, i2c-fault, wait), got \"jump\"");
 	parse_bad("wait 1ms\n   Press\n", "t.sc:2:4: expected an action");
 }
 
-Test(scenario, bad_duration)
+UIRQ_TEST(scenario, bad_duration)
 {
 	parse_bad("hold 5\n", "t.sc:1:6: expected a duration (e.g. 5ms, 200us, 1s), got \"5\"");
 	parse_bad("wait  5 ms\n", "t.sc:1:7: expected a duration");
@@ -145,7 +145,7 @@ Test(scenario, bad_duration)
 	parse_bad("i2c-fault delay 1x\n", "t.sc:1:17: expected a duration");
 }
 
-Test(scenario, missing_argument)
+UIRQ_TEST(scenario, missing_argument)
 {
 	parse_bad("hold\n", "t.sc:1:5: expected a duration (e.g. 5ms, 200us, 1s) after \"hold\"");
 	parse_bad("wait   # forgot\n", "t.sc:1:5: expected a duration (e.g. 5ms, 200us, 1s) after \"wait\"");
@@ -156,7 +156,7 @@ Test(scenario, missing_argument)
 	parse_bad("i2c-fault delay\n", "t.sc:1:16: expected a duration");
 }
 
-Test(scenario, trailing_junk)
+UIRQ_TEST(scenario, trailing_junk)
 {
 	parse_bad("release now\n", "t.sc:1:9: expected end of line, got \"now\"");
 	parse_bad("press\nrelease\nhold 5ms 6ms\n", "t.sc:3:10: expected end of line, got \"6ms\"");
@@ -165,7 +165,7 @@ Test(scenario, trailing_junk)
 	parse_bad("wait 1ms 2ms 3ms 4ms 5ms 6ms 7ms 8ms 9ms\n", "t.sc:1:");
 }
 
-Test(scenario, out_of_range)
+UIRQ_TEST(scenario, out_of_range)
 {
 	parse_bad("wait 11s\n", "t.sc:1:6: expected a duration of at most 10s, got \"11s\"");
 	parse_bad("bounce 0\n", "t.sc:1:8: expected an edge count from 1 to 1000, got \"0\"");
@@ -183,7 +183,7 @@ Test(scenario, out_of_range)
 	parse_bad("storm 3 10 11ms\n", "t.sc:1:12: expected a duration of at most 0s");
 }
 
-Test(scenario, planned_time_limit)
+UIRQ_TEST(scenario, planned_time_limit)
 {
 	char text[512] = "";
 
@@ -192,7 +192,7 @@ Test(scenario, planned_time_limit)
 	parse_bad(text, "t.sc:7:1: expected at most 60s of planned time in a scenario");
 }
 
-Test(scenario, button_state)
+UIRQ_TEST(scenario, button_state)
 {
 	parse_bad("press\npress\n", "t.sc:2:1: expected \"release\" first: the button is already down (pressed on line 1)");
 	parse_bad("release\n", "t.sc:1:1: expected \"press\" first: the button is up");
@@ -204,13 +204,13 @@ Test(scenario, button_state)
 	parse_bad("press\nbounce 2\npress\n", "t.sc:3:1: expected \"release\" first");
 }
 
-Test(scenario, line_owners)
+UIRQ_TEST(scenario, line_owners)
 {
 	parse_bad("storm 5 1\nshared 5 1\n", "t.sc:2:8: expected a line not used by \"storm\" (line 1 of the scenario), got \"5\"");
 	parse_bad("shared 5 1\nstorm 5 1\n", "t.sc:2:7: expected a line not used by \"shared\" (line 1 of the scenario)");
 }
 
-Test(scenario, overlong_line)
+UIRQ_TEST(scenario, overlong_line)
 {
 	char text[600];
 
@@ -222,11 +222,11 @@ Test(scenario, overlong_line)
 	memcpy(text + 250, "press\n", 7);
 	struct scenario sc = parse_ok(text);
 
-	cr_assert_eq(sc.n, 1u);
+	assert_eq(sc.n, 1u);
 	scenario_free(&sc);
 }
 
-Test(scenario, long_token_is_shortened)
+UIRQ_TEST(scenario, long_token_is_shortened)
 {
 	char text[300] = "hold ";
 
@@ -236,48 +236,48 @@ Test(scenario, long_token_is_shortened)
 	parse_bad(text, "t.sc:1:6: expected a duration (e.g. 5ms, 200us, 1s), got \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...\"");
 }
 
-Test(scenario, load_file_and_nul)
+UIRQ_TEST(scenario, load_file_and_nul)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	int fd = mkstemp(path);
 	struct scenario sc;
 
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, "hold 1ms\nwait 1ms\n", 18), 18);
-	cr_assert_eq(scenario_load(path, &sc, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(sc.n, 2u);
+	assert_ge(fd, 0);
+	assert_eq(write(fd, "hold 1ms\nwait 1ms\n", 18), 18);
+	assert_eq(scenario_load(path, &sc, err, sizeof(err)), 0, "%s", err);
+	assert_eq(sc.n, 2u);
 	scenario_free(&sc);
-	cr_assert_eq(write(fd, "wa\0t 1ms\n", 9), 9);
-	cr_assert_eq(scenario_load(path, &sc, err, sizeof(err)), -1);
+	assert_eq(write(fd, "wa\0t 1ms\n", 9), 9);
+	assert_eq(scenario_load(path, &sc, err, sizeof(err)), -1);
 	char want[128];
 
 	snprintf(want, sizeof(want), "%s:3:3: expected text, got a NUL byte", path);
-	cr_assert(!strcmp(err, want), "got \"%s\"", err);
+	assert_true(!strcmp(err, want), "got \"%s\"", err);
 	close(fd);
 	unlink(path);
-	cr_assert_eq(scenario_load("/nonexistent/x.sc", &sc, err, sizeof(err)), -1);
-	cr_assert(strstr(err, "No such file"), "%s", err);
+	assert_eq(scenario_load("/nonexistent/x.sc", &sc, err, sizeof(err)), -1);
+	assert_true(strstr(err, "No such file"), "%s", err);
 }
 
-Test(scenario, builtins_parse)
+UIRQ_TEST(scenario, builtins_parse)
 {
-	cr_assert_geq(sc_nr_builtins, 6u);
+	assert_ge(sc_nr_builtins, 6u);
 	const char *want[] = { "default", "short-presses", "bounce", "shared-line", "storm", "i2c-faults" };
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		cr_assert_not_null(scenario_builtin(want[i]), "%s", want[i]);
+		assert_not_null(scenario_builtin(want[i]), "%s", want[i]);
 	for (size_t i = 0; i < sc_nr_builtins; i++) {
 		struct scenario sc;
 		int ret = scenario_parse(sc_builtins[i].name, sc_builtins[i].text, &sc, err, sizeof(err));
 
-		cr_assert_eq(ret, 0, "%s", err);
-		cr_assert_gt(sc.n, 0u);
+		assert_eq(ret, 0, "%s", err);
+		assert_gt(sc.n, 0u);
 		scenario_free(&sc);
 	}
 	/* The default run stays well under the test budget. */
 	struct scenario sc;
 
-	cr_assert_eq(scenario_parse("default", scenario_builtin("default")->text, &sc, err, sizeof(err)), 0);
-	cr_assert_lt(sc.planned_ns, 1500000000u);
+	assert_eq(scenario_parse("default", scenario_builtin("default")->text, &sc, err, sizeof(err)), 0);
+	assert_lt(sc.planned_ns, 1500000000u);
 	scenario_free(&sc);
 }

@@ -15,39 +15,39 @@ static MAP(X);
 static MAP(Y);
 static MAP(Z);
 
-Test(lockdep, aa_is_recursive_locking, .timeout = 10)
+UIRQ_TEST(lockdep, aa_is_recursive_locking, .timeout = 10)
 {
 	rec_start();
 	LOCK(A);
 	LOCK(A);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_RECURSIVE], 1);
-	cr_assert_eq(rec.n, 1);
-	cr_assert(rec_has("WARNING: possible recursive locking detected"));
-	cr_assert(rec_has("(A)"));
-	cr_assert(rec_has("*** DEADLOCK ***"));
-	cr_assert(rec_has("1 lock held by"));
+	assert_eq(rec.by_kind[UIRQ_REPORT_RECURSIVE], 1);
+	assert_eq(rec.n, 1);
+	assert_true(rec_has("WARNING: possible recursive locking detected"));
+	assert_true(rec_has("(A)"));
+	assert_true(rec_has("*** DEADLOCK ***"));
+	assert_true(rec_has("1 lock held by"));
 	UNLOCK(A);
 	UNLOCK(A);
-	cr_assert_eq(rec.n, 1, "validation goes on, balanced unlocks are fine");
+	assert_eq(rec.n, 1, "validation goes on, balanced unlocks are fine");
 }
 
-Test(lockdep, abba_one_thread, .timeout = 10)
+UIRQ_TEST(lockdep, abba_one_thread, .timeout = 10)
 {
 	rec_start();
 	LOCK(A);
 	LOCK(B);
 	UNLOCK(B);
 	UNLOCK(A);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 	LOCK(B);
 	LOCK(A);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
-	cr_assert_str_eq(rec.last_headline, "WARNING: possible circular locking dependency detected");
-	cr_assert(rec_has("-> #1 (B)"));
-	cr_assert(rec_has("-> #0 (A)"));
-	cr_assert(rec_has("Possible unsafe locking scenario"));
-	cr_assert(rec_has("*** DEADLOCK ***"));
-	cr_assert(rec_has("test_lockdep.c:"), "edges carry their file:line");
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_str_eq(rec.last_headline, "WARNING: possible circular locking dependency detected");
+	assert_true(rec_has("-> #1 (B)"));
+	assert_true(rec_has("-> #0 (A)"));
+	assert_true(rec_has("Possible unsafe locking scenario"));
+	assert_true(rec_has("*** DEADLOCK ***"));
+	assert_true(rec_has("test_lockdep.c:"), "edges carry their file:line");
 	UNLOCK(A);
 	UNLOCK(B);
 }
@@ -72,7 +72,7 @@ static void *take_ba(void *arg)
 	return NULL;
 }
 
-Test(lockdep, abba_two_threads, .timeout = 10)
+UIRQ_TEST(lockdep, abba_two_threads, .timeout = 10)
 {
 	pthread_t t;
 
@@ -81,11 +81,11 @@ Test(lockdep, abba_two_threads, .timeout = 10)
 	pthread_join(t, NULL);
 	pthread_create(&t, NULL, take_ba, NULL);
 	pthread_join(t, NULL);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
-	cr_assert_eq(rec.n, 1);
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_eq(rec.n, 1);
 }
 
-Test(lockdep, abbcca_reports_the_shortest_cycle, .timeout = 10)
+UIRQ_TEST(lockdep, abbcca_reports_the_shortest_cycle, .timeout = 10)
 {
 	rec_start();
 	/* a long way A -> X -> Y -> Z -> C, learned first, and a short one A -> B -> C */
@@ -95,40 +95,40 @@ Test(lockdep, abbcca_reports_the_shortest_cycle, .timeout = 10)
 	LOCK(Z); LOCK(C); UNLOCK(C); UNLOCK(Z);
 	LOCK(A); LOCK(B); UNLOCK(B); UNLOCK(A);
 	LOCK(B); LOCK(C); UNLOCK(C); UNLOCK(B);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 	LOCK(C);
 	LOCK(A);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
-	cr_assert(rec_has("-> #2 (C)"));
-	cr_assert(rec_has("-> #1 (B)"));
-	cr_assert(rec_has("-> #0 (A)"));
-	cr_assert_not(rec_has("-> #3"));
-	cr_assert_not(rec_has("(X)"), "the longer path must not be shown");
-	cr_assert(rec_has("Chain exists of:\n  A --> B --> C"));
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_true(rec_has("-> #2 (C)"));
+	assert_true(rec_has("-> #1 (B)"));
+	assert_true(rec_has("-> #0 (A)"));
+	assert_false(rec_has("-> #3"));
+	assert_false(rec_has("(X)"), "the longer path must not be shown");
+	assert_true(rec_has("Chain exists of:\n  A --> B --> C"));
 	UNLOCK(A);
 	UNLOCK(C);
 }
 
-Test(lockdep, trylock_adds_no_dependency, .timeout = 10)
+UIRQ_TEST(lockdep, trylock_adds_no_dependency, .timeout = 10)
 {
 	struct uirq_lockdep_stats st;
 
 	rec_start();
 	LOCK(A);
 	TRYLOCK(B);
-	cr_assert(uirq_lockdep_is_held(&B));
+	assert_true(uirq_lockdep_is_held(&B));
 	UNLOCK(B);
 	UNLOCK(A);
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.dependencies, 0);
+	assert_eq(st.dependencies, 0);
 	LOCK(B);
 	LOCK(A);
 	UNLOCK(A);
 	UNLOCK(B);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 }
 
-Test(lockdep, lock_after_trylock_depends_on_both, .timeout = 10)
+UIRQ_TEST(lockdep, lock_after_trylock_depends_on_both, .timeout = 10)
 {
 	rec_start();
 	/* edges from each held lock down to the first non-trylock: B -> C and A -> C */
@@ -138,30 +138,30 @@ Test(lockdep, lock_after_trylock_depends_on_both, .timeout = 10)
 	UNLOCK(C);
 	UNLOCK(B);
 	UNLOCK(A);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 	LOCK(C);
 	LOCK(A);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
 	UNLOCK(A);
 	UNLOCK(C);
 }
 
-Test(lockdep, out_of_order_release, .timeout = 10)
+UIRQ_TEST(lockdep, out_of_order_release, .timeout = 10)
 {
 	rec_start();
 	LOCK(A);
 	LOCK(B);
 	LOCK(C);
 	UNLOCK(A);
-	cr_assert_not(uirq_lockdep_is_held(&A));
-	cr_assert(uirq_lockdep_is_held(&B));
-	cr_assert(uirq_lockdep_is_held(&C));
+	assert_false(uirq_lockdep_is_held(&A));
+	assert_true(uirq_lockdep_is_held(&B));
+	assert_true(uirq_lockdep_is_held(&C));
 	LOCK(D);	/* chain B, C, D: C -> D */
 	UNLOCK(B);
 	UNLOCK(D);
 	UNLOCK(C);
-	cr_assert_eq(rec.n, 0);
-	cr_assert_not(uirq_lockdep_is_held(&C));
+	assert_eq(rec.n, 0);
+	assert_false(uirq_lockdep_is_held(&C));
 	/* the stack is consistent again: the same sequence is a plain cache hit */
 	LOCK(A);
 	LOCK(B);
@@ -169,45 +169,45 @@ Test(lockdep, out_of_order_release, .timeout = 10)
 	UNLOCK(A);
 	LOCK(D);
 	LOCK(C);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1, "C -> D was learned after the out-of-order release");
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1, "C -> D was learned after the out-of-order release");
 	UNLOCK(C);
 	UNLOCK(D);
 }
 
-Test(lockdep, subclasses_are_separate_classes, .timeout = 10)
+UIRQ_TEST(lockdep, subclasses_are_separate_classes, .timeout = 10)
 {
 	rec_start();
 	LOCK(A);
 	LOCK_NESTED(A, 1);
 	UNLOCK(A);
 	UNLOCK(A);
-	cr_assert_eq(rec.n, 0, "nesting annotation: no recursive report");
+	assert_eq(rec.n, 0, "nesting annotation: no recursive report");
 	LOCK_NESTED(A, 1);
 	LOCK(A);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
-	cr_assert(rec_has("(A/1)"));
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_true(rec_has("(A/1)"));
 	UNLOCK(A);
 	UNLOCK(A);
 }
 
-Test(lockdep, chain_cache_skips_the_graph, .timeout = 10)
+UIRQ_TEST(lockdep, chain_cache_skips_the_graph, .timeout = 10)
 {
 	struct uirq_lockdep_stats s1, s2;
 
 	rec_start();
 	LOCK(A); LOCK(B); LOCK(C); UNLOCK(C); UNLOCK(B); UNLOCK(A);
 	uirq_lockdep_get_stats(&s1);
-	cr_assert_gt(s1.bfs_searches, 0);
-	cr_assert_geq(s1.chains, 3);
-	cr_assert_eq(s1.dependencies, 2);
+	assert_gt(s1.bfs_searches, 0);
+	assert_ge(s1.chains, 3);
+	assert_eq(s1.dependencies, 2);
 	for (int i = 0; i < 1000; i++) {
 		LOCK(A); LOCK(B); LOCK(C); UNLOCK(C); UNLOCK(B); UNLOCK(A);
 	}
 	uirq_lockdep_get_stats(&s2);
-	cr_assert_eq(s2.bfs_searches, s1.bfs_searches);
-	cr_assert_eq(s2.chain_hits, s1.chain_hits + 3000);
-	cr_assert_eq(s2.chains, s1.chains);
-	cr_assert_eq(s2.max_depth_seen, 3);
+	assert_eq(s2.bfs_searches, s1.bfs_searches);
+	assert_eq(s2.chain_hits, s1.chain_hits + 3000);
+	assert_eq(s2.chains, s1.chains);
+	assert_eq(s2.max_depth_seen, 3);
 }
 
 static void *hit_chains(void *arg)
@@ -219,7 +219,7 @@ static void *hit_chains(void *arg)
 	return NULL;
 }
 
-Test(lockdep, chain_cache_is_shared_by_threads, .timeout = 10)
+UIRQ_TEST(lockdep, chain_cache_is_shared_by_threads, .timeout = 10)
 {
 	pthread_t t[4];
 	struct uirq_lockdep_stats st;
@@ -230,15 +230,15 @@ Test(lockdep, chain_cache_is_shared_by_threads, .timeout = 10)
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(rec.n, 0);
-	cr_assert_eq(st.dependencies, 1);
-	cr_assert_geq(st.chain_hits, 4 * 500 * 2 - 2 * 4, "flushed at thread exit");
+	assert_eq(rec.n, 0);
+	assert_eq(st.dependencies, 1);
+	assert_ge(st.chain_hits, 4 * 500 * 2 - 2 * 4, "flushed at thread exit");
 }
 
 /* Past the kernel's MAX_LOCK_DEPTH (48) the stack grows: nothing turns off. */
 #define DEEP 300
 
-Test(lockdep, deep_nesting_has_no_limit, .timeout = 10)
+UIRQ_TEST(lockdep, deep_nesting_has_no_limit, .timeout = 10)
 {
 	static struct uirq_lockdep_map maps[DEEP];
 	struct uirq_lockdep_stats st;
@@ -268,23 +268,23 @@ Test(lockdep, deep_nesting_has_no_limit, .timeout = 10)
 	ck_assert_int_eq(rec.n, 1);
 }
 
-Test(lockdep, bad_unlock_balance, .timeout = 10)
+UIRQ_TEST(lockdep, bad_unlock_balance, .timeout = 10)
 {
 	rec_start();
 	for (int i = 0; i < 3; i++)
 		UNLOCK(A);	/* one site: one report */
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_BAD_UNLOCK], 1);
-	cr_assert(rec_has("WARNING: bad unlock balance detected!"));
-	cr_assert(rec_has("is trying to release lock (A) at:"));
-	cr_assert(rec_has("but there are no more locks to release!"));
+	assert_eq(rec.by_kind[UIRQ_REPORT_BAD_UNLOCK], 1);
+	assert_true(rec_has("WARNING: bad unlock balance detected!"));
+	assert_true(rec_has("is trying to release lock (A) at:"));
+	assert_true(rec_has("but there are no more locks to release!"));
 	LOCK(B);
 	UNLOCK(B);
 	UNLOCK(B);	/* double unlock, another site */
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_BAD_UNLOCK], 2);
-	cr_assert_eq(rec.n, 2);
+	assert_eq(rec.by_kind[UIRQ_REPORT_BAD_UNLOCK], 2);
+	assert_eq(rec.n, 2);
 }
 
-Test(lockdep, held_lock_freed, .timeout = 10)
+UIRQ_TEST(lockdep, held_lock_freed, .timeout = 10)
 {
 	struct uirq_lockdep_map *m = malloc(sizeof(*m));
 
@@ -293,23 +293,23 @@ Test(lockdep, held_lock_freed, .timeout = 10)
 	LOCK(A);
 	LOCK(*m);
 	uirq_lockdep_check_no_locks_freed(m, sizeof(*m));
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_HELD_FREED], 1);
-	cr_assert(rec_has("WARNING: held lock freed!"));
-	cr_assert(rec_has("(heap_lock)"));
-	cr_assert_not(uirq_lockdep_is_held(m), "the freed lock is forgotten");
-	cr_assert(uirq_lockdep_is_held(&A));
+	assert_eq(rec.by_kind[UIRQ_REPORT_HELD_FREED], 1);
+	assert_true(rec_has("WARNING: held lock freed!"));
+	assert_true(rec_has("(heap_lock)"));
+	assert_false(uirq_lockdep_is_held(m), "the freed lock is forgotten");
+	assert_true(uirq_lockdep_is_held(&A));
 	free(m);
 	/* lock init paths check too: re-initialising a held lock */
 	LOCK(B);
 	uirq_lockdep_init_map(&B, "B", NULL, 0);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_HELD_FREED], 2);
+	assert_eq(rec.by_kind[UIRQ_REPORT_HELD_FREED], 2);
 	UNLOCK(A);
-	cr_assert_eq(rec.n, 2);
+	assert_eq(rec.n, 2);
 	/* freeing memory with no lock in it says nothing */
 	LOCK(C);
 	uirq_lockdep_check_no_locks_freed(&D, sizeof(D));
 	UNLOCK(C);
-	cr_assert_eq(rec.n, 2);
+	assert_eq(rec.n, 2);
 }
 
 static void *exit_holding(void *arg)
@@ -320,27 +320,27 @@ static void *exit_holding(void *arg)
 	return NULL;
 }
 
-Test(lockdep, thread_exit_with_locks_held, .timeout = 10)
+UIRQ_TEST(lockdep, thread_exit_with_locks_held, .timeout = 10)
 {
 	pthread_t t;
 
 	rec_start();
 	pthread_create(&t, NULL, exit_holding, NULL);
 	pthread_join(t, NULL);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_HELD_AT_EXIT], 1);
-	cr_assert(rec_has("still has locks held!"));
-	cr_assert(rec_has("2 locks held by"));
-	cr_assert(strstr(rec.last_headline, "WARNING: ") == rec.last_headline);
+	assert_eq(rec.by_kind[UIRQ_REPORT_HELD_AT_EXIT], 1);
+	assert_true(rec_has("still has locks held!"));
+	assert_true(rec_has("2 locks held by"));
+	assert_true(strstr(rec.last_headline, "WARNING: ") == rec.last_headline);
 	/* explicit check on this thread */
 	LOCK(A);
 	uirq_lockdep_thread_exit();
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_HELD_AT_EXIT], 2);
-	cr_assert_not(uirq_lockdep_is_held(&A), "forgotten after the check");
+	assert_eq(rec.by_kind[UIRQ_REPORT_HELD_AT_EXIT], 2);
+	assert_false(uirq_lockdep_is_held(&A), "forgotten after the check");
 	uirq_lockdep_thread_exit();
-	cr_assert_eq(rec.n, 2, "nothing held: nothing to say");
+	assert_eq(rec.n, 2, "nothing held: nothing to say");
 }
 
-Test(lockdep, each_problem_reported_once, .timeout = 10)
+UIRQ_TEST(lockdep, each_problem_reported_once, .timeout = 10)
 {
 	rec_start();
 	for (int i = 0; i < 5; i++) {
@@ -348,18 +348,18 @@ Test(lockdep, each_problem_reported_once, .timeout = 10)
 		LOCK(B); LOCK(A); UNLOCK(A); UNLOCK(B);
 		LOCK(C); LOCK(C); UNLOCK(C); UNLOCK(C);
 	}
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_RECURSIVE], 1);
-	cr_assert_eq(rec.n, 2);
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_eq(rec.by_kind[UIRQ_REPORT_RECURSIVE], 1);
+	assert_eq(rec.n, 2);
 	/* a different cycle is a different problem */
 	LOCK(C); LOCK(D); UNLOCK(D); UNLOCK(C);
 	LOCK(D); LOCK(C); UNLOCK(C); UNLOCK(D);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 2);
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 2);
 	struct uirq_lockdep_stats st;
 
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.reports, 3);
-	cr_assert_eq(st.reports_by_kind[UIRQ_REPORT_CIRCULAR], 2);
+	assert_eq(st.reports, 3);
+	assert_eq(st.reports_by_kind[UIRQ_REPORT_CIRCULAR], 2);
 }
 
 struct guarded {
@@ -368,32 +368,32 @@ struct guarded {
 
 static struct guarded G = { UIRQ_LOCKDEP_MAP_INIT("G") };
 
-Test(lockdep, assert_macros, .timeout = 10)
+UIRQ_TEST(lockdep, assert_macros, .timeout = 10)
 {
 	rec_start();
 	for (int i = 0; i < 3; i++)
 		uirq_lockdep_assert_held(&G);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_ASSERT], 1, "once per site");
-	cr_assert(rec_has("WARNING: lockdep_assert_held(&G) failed at "));
+	assert_eq(rec.by_kind[UIRQ_REPORT_ASSERT], 1, "once per site");
+	assert_true(rec_has("WARNING: lockdep_assert_held(&G) failed at "));
 	uirq_lock_acquire(&G.dep_map, 0, 0, UIRQ_LOCK_WRITE, 0, __FILE__, __LINE__);
 	uirq_lockdep_assert_held(&G);
 	uirq_lockdep_assert_held_write(&G);
-	cr_assert_eq(rec.n, 1);
+	assert_eq(rec.n, 1);
 	uirq_lockdep_assert_held_read(&G);
 	uirq_lockdep_assert_not_held(&G);
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_ASSERT], 3);
-	cr_assert(rec_has("1 lock held by"));
+	assert_eq(rec.by_kind[UIRQ_REPORT_ASSERT], 3);
+	assert_true(rec_has("1 lock held by"));
 	uirq_lock_release(&G.dep_map, 0, __FILE__, __LINE__);
 	uirq_lockdep_assert_not_held(&G);
 	uirq_lockdep_assert_irqs_enabled();
 	uirq_lockdep_assert_irqs_disabled();
 	uirq_lockdep_assert_in_irq();
-	cr_assert_eq(rec.by_kind[UIRQ_REPORT_ASSERT], 5);
-	cr_assert(rec_has("lockdep_assert_irqs_disabled() failed"));
-	cr_assert(rec_has("lockdep_assert_in_irq() failed"));
+	assert_eq(rec.by_kind[UIRQ_REPORT_ASSERT], 5);
+	assert_true(rec_has("lockdep_assert_irqs_disabled() failed"));
+	assert_true(rec_has("lockdep_assert_in_irq() failed"));
 }
 
-Test(lockdep, dynamic_key_unregister_zaps, .timeout = 10)
+UIRQ_TEST(lockdep, dynamic_key_unregister_zaps, .timeout = 10)
 {
 	struct uirq_lock_class_key *keys = malloc(2 * sizeof(*keys));
 	struct uirq_lockdep_map ma, mb;
@@ -406,13 +406,13 @@ Test(lockdep, dynamic_key_unregister_zaps, .timeout = 10)
 	uirq_lockdep_init_map(&mb, "dyn_b", &keys[1], 0);
 	LOCK(ma); LOCK(mb); UNLOCK(mb); UNLOCK(ma);
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.classes, 2);
-	cr_assert_eq(st.dependencies, 1);
+	assert_eq(st.classes, 2);
+	assert_eq(st.dependencies, 1);
 	uirq_lockdep_unregister_key(&keys[0]);
 	uirq_lockdep_unregister_key(&keys[1]);
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.classes, 0);
-	cr_assert_eq(st.dependencies, 0);
+	assert_eq(st.classes, 0);
+	assert_eq(st.dependencies, 0);
 
 	/* the same memory as new keys: a clean start, B -> A is no inversion */
 	uirq_lockdep_register_key(&keys[0]);
@@ -420,13 +420,13 @@ Test(lockdep, dynamic_key_unregister_zaps, .timeout = 10)
 	uirq_lockdep_init_map(&ma, "dyn_a2", &keys[0], 0);
 	uirq_lockdep_init_map(&mb, "dyn_b2", &keys[1], 0);
 	LOCK(mb); LOCK(ma); UNLOCK(ma); UNLOCK(mb);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 	uirq_lockdep_unregister_key(&keys[0]);
 	uirq_lockdep_unregister_key(&keys[1]);
 	free(keys);
 }
 
-Test(lockdep, register_key_on_reused_memory_starts_clean, .timeout = 10)
+UIRQ_TEST(lockdep, register_key_on_reused_memory_starts_clean, .timeout = 10)
 {
 	static struct uirq_lock_class_key k1, k2;
 	struct uirq_lockdep_map ma, mb;
@@ -439,10 +439,10 @@ Test(lockdep, register_key_on_reused_memory_starts_clean, .timeout = 10)
 	uirq_lockdep_register_key(&k1);
 	uirq_lockdep_register_key(&k2);
 	LOCK(mb); LOCK(ma); UNLOCK(ma); UNLOCK(mb);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 }
 
-Test(lockdep, class_slots_are_recycled, .timeout = 30)
+UIRQ_TEST(lockdep, class_slots_are_recycled, .timeout = 30)
 {
 	struct uirq_lock_class_key *key = malloc(sizeof(*key));
 	struct uirq_lockdep_map m;
@@ -460,14 +460,14 @@ Test(lockdep, class_slots_are_recycled, .timeout = 30)
 		uirq_lockdep_unregister_key(key);
 	}
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(rec.n, 0);
-	cr_assert(uirq_lockdep_enabled());
-	cr_assert_eq(st.classes, 1);
-	cr_assert_eq(st.dependencies, 0);
+	assert_eq(rec.n, 0);
+	assert_true(uirq_lockdep_enabled());
+	assert_eq(st.classes, 1);
+	assert_eq(st.dependencies, 0);
 	free(key);
 }
 
-Test(lockdep, fatal_aborts_after_the_report, .timeout = 10, .signal = SIGABRT)
+UIRQ_TEST(lockdep, fatal_aborts_after_the_report, .timeout = 10, .signal = SIGABRT)
 {
 	uirq_lockdep_set_fatal(true);
 	LOCK(A);
@@ -486,15 +486,15 @@ static void locking_handler(const struct uirq_lockdep_report *r, void *arg)
 	handler_locks++;
 }
 
-Test(lockdep, reentry_from_report_handler, .timeout = 10)
+UIRQ_TEST(lockdep, reentry_from_report_handler, .timeout = 10)
 {
 	uirq_lockdep_set_report_handler(locking_handler, NULL);
 	LOCK(A);
 	LOCK(A);
 	UNLOCK(A);
 	UNLOCK(A);
-	cr_assert_eq(handler_locks, 1);
-	cr_assert_not(uirq_lockdep_is_held(&X));
+	assert_eq(handler_locks, 1);
+	assert_false(uirq_lockdep_is_held(&X));
 }
 
 static void sig_locker(int sig)
@@ -504,7 +504,7 @@ static void sig_locker(int sig)
 	UNLOCK(Y);
 }
 
-Test(lockdep, signal_handler_that_locks, .timeout = 10)
+UIRQ_TEST(lockdep, signal_handler_that_locks, .timeout = 10)
 {
 	rec_start();
 	signal(SIGUSR1, sig_locker);
@@ -513,8 +513,8 @@ Test(lockdep, signal_handler_that_locks, .timeout = 10)
 		raise(SIGUSR1);
 		UNLOCK(A);
 	}
-	cr_assert_eq(rec.n, 0);
-	cr_assert_not(uirq_lockdep_is_held(&Y));
+	assert_eq(rec.n, 0);
+	assert_false(uirq_lockdep_is_held(&Y));
 }
 
 static volatile sig_atomic_t alarms;
@@ -529,7 +529,7 @@ static void alarm_locker(int sig)
 	alarms++;
 }
 
-Test(lockdep, signals_landing_inside_lockdep, .timeout = 20)
+UIRQ_TEST(lockdep, signals_landing_inside_lockdep, .timeout = 20)
 {
 	struct itimerval it = { .it_interval = { 0, 50 }, .it_value = { 0, 50 } };
 	static struct uirq_lockdep_map fresh[2000];
@@ -550,23 +550,23 @@ Test(lockdep, signals_landing_inside_lockdep, .timeout = 20)
 	}
 	memset(&it, 0, sizeof(it));
 	setitimer(ITIMER_REAL, &it, NULL);
-	cr_assert_eq(rec.n, 0);
-	cr_assert_not(uirq_lockdep_is_held(&A));
+	assert_eq(rec.n, 0);
+	assert_false(uirq_lockdep_is_held(&A));
 }
 
-Test(lockdep, off_switch, .timeout = 10)
+UIRQ_TEST(lockdep, off_switch, .timeout = 10)
 {
 	rec_start();
-	cr_assert(uirq_lockdep_enabled());
-	cr_assert(uirq_lockdep_off());
-	cr_assert_not(uirq_lockdep_off());
+	assert_true(uirq_lockdep_enabled());
+	assert_true(uirq_lockdep_off());
+	assert_false(uirq_lockdep_off());
 	LOCK(A);
 	LOCK(A);
 	UNLOCK(B);
-	cr_assert_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 }
 
-Test(lockdep, print_held_locks, .timeout = 10)
+UIRQ_TEST(lockdep, print_held_locks, .timeout = 10)
 {
 	LOCK(A);
 	LOCK(B);

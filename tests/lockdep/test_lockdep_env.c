@@ -29,13 +29,13 @@ static int run_helper(const char *var)
 	return WEXITSTATUS(status);
 }
 
-Test(lockdep_env, on_by_default, .timeout = 10)
+UIRQ_TEST(lockdep_env, on_by_default, .timeout = 10)
 {
-	cr_assert_eq(run_helper(NULL), 101, "on, one circular report");
-	cr_assert_eq(run_helper("UIRQ_LOCKDEP=1"), 101);
+	assert_eq(run_helper(NULL), 101, "on, one circular report");
+	assert_eq(run_helper("UIRQ_LOCKDEP=1"), 101);
 }
 
-Test(lockdep_env, zero_turns_it_off, .timeout = 10)
+UIRQ_TEST(lockdep_env, zero_turns_it_off, .timeout = 10)
 {
-	cr_assert_eq(run_helper("UIRQ_LOCKDEP=0"), 0);
+	assert_eq(run_helper("UIRQ_LOCKDEP=0"), 0);
 }

@@ -32,7 +32,7 @@ static uint8_t *generate(uint64_t seed, size_t size, unsigned int destroy_every,
 	uint8_t *b = malloc(size), rank[GO_MAPS];
 	uint64_t s = seed * 0x9e3779b97f4a7c15ull + 1;
 
-	cr_assert_not_null(b);
+	assert_not_null(b);
 	for (int i = 0; i < GO_MAPS; i++)
 		rank[i] = (uint8_t)i;
 	for (int i = GO_MAPS - 1; i > 0; i--) {
@@ -76,17 +76,17 @@ static unsigned long run(uint64_t seed, unsigned int destroy_every, bool ordered
 	char why[1024] = "";
 	bool ok = go_run(b, size, why, sizeof(why));
 
-	cr_assert(ok, "seed %llu, destroy 1/%u, %s, inverted 1/%u: %s", (unsigned long long)seed,
+	assert_true(ok, "seed %llu, destroy 1/%u, %s, inverted 1/%u: %s", (unsigned long long)seed,
 		  destroy_every, ordered ? "ordered" : "random", invert_every, why);
 	free(b);
 	return go.expected;
 }
 
 /* No cycle: the order alone decides, and keeps moving classes (and running out of room). */
-Test(graph, ordered_runs_agree_with_the_oracle, .timeout = 120)
+UIRQ_TEST(graph, ordered_runs_agree_with_the_oracle, .timeout = 120)
 {
 	for (uint64_t seed = 1; seed <= 8; seed++)
-		cr_assert_eq(run(seed, 4u << (seed % 5), true, 0), 0, "an ordered run has no cycle");
+		assert_eq(run(seed, 4u << (seed % 5), true, 0), 0, "an ordered run has no cycle");
 }
 
 /*
@@ -94,21 +94,21 @@ Test(graph, ordered_runs_agree_with_the_oracle, .timeout = 120)
  * where the order decides (no cycle left in the graph, the classes of the
  * last one destroyed since).
  */
-Test(graph, rare_inversions_agree_with_the_oracle, .timeout = 120)
+UIRQ_TEST(graph, rare_inversions_agree_with_the_oracle, .timeout = 120)
 {
 	unsigned long cycles = 0;
 
 	for (uint64_t seed = 1; seed <= 8; seed++)
 		cycles += run(seed, 8u << (seed % 3), true, 8u << (seed % 3));
-	cr_assert_gt(cycles, 100, "too few cycles made: the run tests little");
+	assert_gt(cycles, 100, "too few cycles made: the run tests little");
 }
 
 /* Cycles everywhere: the graph keeps some, and the order counts again when they go. */
-Test(graph, random_runs_agree_with_the_oracle, .timeout = 120)
+UIRQ_TEST(graph, random_runs_agree_with_the_oracle, .timeout = 120)
 {
 	unsigned long cycles = 0;
 
 	for (uint64_t seed = 1; seed <= 8; seed++)
 		cycles += run(seed, 4u << (seed % 5), false, 0);
-	cr_assert_gt(cycles, 100, "too few cycles made: the run tests little");
+	assert_gt(cycles, 100, "too few cycles made: the run tests little");
 }

@@ -39,13 +39,13 @@ static int run_helper(void)
 	envp[n] = NULL;
 
 	fd = mkstemp(path);
-	cr_assert(fd >= 0);
+	assert_true(fd >= 0);
 	unlink(path);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd, STDERR_FILENO);
-	cr_assert_eq(posix_spawn(&pid, LEAK_HELPER, &fa, NULL, argv, envp), 0);
+	assert_eq(posix_spawn(&pid, LEAK_HELPER, &fa, NULL, argv, envp), 0);
 	posix_spawn_file_actions_destroy(&fa);
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	assert_eq(waitpid(pid, &status, 0), pid);
 
 	len = pread(fd, report, sizeof(report) - 1, 0);
 	report[len > 0 ? len : 0] = '\0';
@@ -53,14 +53,14 @@ static int run_helper(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-Test(lockdep_leak, leaked_locks_are_reported, .timeout = 60)
+UIRQ_TEST(lockdep_leak, leaked_locks_are_reported, .timeout = 60)
 {
 	int code = run_helper();
 
 	fputs(report, stderr);	/* in the test log, for whoever reads a failure */
-	cr_assert_eq(code, 23, "LeakSanitizer's exit code (got %d)", code);
-	cr_assert(strstr(report, "detected memory leaks") != NULL);
-	cr_assert(strstr(report, "4328 byte(s)") != NULL, "the spinlock object (static key)");
-	cr_assert(strstr(report, "4568 byte(s)") != NULL, "the mutex object (static key)");
-	cr_assert(strstr(report, "4792 byte(s)") != NULL, "the map with a NULL key");
+	assert_eq(code, 23, "LeakSanitizer's exit code (got %d)", code);
+	assert_true(strstr(report, "detected memory leaks") != NULL);
+	assert_true(strstr(report, "4328 byte(s)") != NULL, "the spinlock object (static key)");
+	assert_true(strstr(report, "4568 byte(s)") != NULL, "the mutex object (static key)");
+	assert_true(strstr(report, "4792 byte(s)") != NULL, "the map with a NULL key");
 }

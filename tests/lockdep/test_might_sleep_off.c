@@ -35,22 +35,22 @@ static void sleep_atomic(void)
 	uirq_preempt_enable();
 }
 
-Test(might_sleep_off, still_reports, .timeout = 10)
+UIRQ_TEST(might_sleep_off, still_reports, .timeout = 10)
 {
 	const char *out = capture(sleep_atomic);
 
-	cr_assert(strstr(out, "BUG: sleeping function called from invalid context at ") != NULL);
-	cr_assert(strstr(out, "in_atomic(): 1, irqs_disabled(): 0") != NULL);
-	cr_assert(strstr(out, "Call Trace:") != NULL);
+	assert_true(strstr(out, "BUG: sleeping function called from invalid context at ") != NULL);
+	assert_true(strstr(out, "in_atomic(): 1, irqs_disabled(): 0") != NULL);
+	assert_true(strstr(out, "Call Trace:") != NULL);
 }
 
-Test(might_sleep_off, stats_are_zero, .timeout = 10)
+UIRQ_TEST(might_sleep_off, stats_are_zero, .timeout = 10)
 {
 	struct uirq_lockdep_stats st;
 
 	memset(&st, 0xff, sizeof(st));
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.classes, 0);
-	cr_assert_eq(st.reports, 0);
-	cr_assert_eq(uirq_debug_locks, 0);
+	assert_eq(st.classes, 0);
+	assert_eq(st.reports, 0);
+	assert_eq(uirq_debug_locks, 0);
 }

@@ -95,30 +95,30 @@ static const char *self_name(void)
 	return base_name(path);
 }
 
-Test(symbols, own_function_and_line, .timeout = 30)
+UIRQ_TEST(symbols, own_function_and_line, .timeout = 30)
 {
 	struct lockdep_sym s;
 	int line;
 	unsigned long ip = sym_global_fn(&line);
 
-	cr_assert(lockdep_sym_code(ip, false, &s));
+	assert_true(lockdep_sym_code(ip, false, &s));
 	ck_assert_str_eq(s.func, "sym_global_fn");
 	ck_assert_ptr_nonnull(s.file);
 	ck_assert_str_eq(base_name(s.file), base_name(__FILE__));
 	ck_assert_int_eq(s.line, line);
 	ck_assert_str_eq(s.module, self_name());
-	cr_assert_gt(s.func_off, 0);
-	cr_assert_lt(s.func_off, 0x100);
+	assert_gt(s.func_off, 0);
+	assert_lt(s.func_off, 0x100);
 }
 
-Test(symbols, static_function_through_symtab, .timeout = 30)
+UIRQ_TEST(symbols, static_function_through_symtab, .timeout = 30)
 {
 	struct lockdep_sym s;
 	char buf[512], want[512];
 	int line;
 	unsigned long ip = sym_static_fn(&line);
 
-	cr_assert(lockdep_sym_code(ip, false, &s));
+	assert_true(lockdep_sym_code(ip, false, &s));
 	ck_assert_str_eq(s.func, "sym_static_fn");
 	ck_assert_int_eq(s.line, line);
 
@@ -128,24 +128,24 @@ Test(symbols, static_function_through_symtab, .timeout = 30)
 	ck_assert_str_eq(buf, want);
 }
 
-Test(symbols, static_variable_and_offsets, .timeout = 30)
+UIRQ_TEST(symbols, static_variable_and_offsets, .timeout = 30)
 {
 	char buf[64];
 
-	cr_assert(lockdep_sym_data((unsigned long)&stats_lock, buf, sizeof(buf)));
+	assert_true(lockdep_sym_data((unsigned long)&stats_lock, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "stats_lock");
-	cr_assert(lockdep_sym_data((unsigned long)&stats_lock + 4, buf, sizeof(buf)));
+	assert_true(lockdep_sym_data((unsigned long)&stats_lock + 4, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "stats_lock+4");
-	cr_assert(lockdep_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)));
+	assert_true(lockdep_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "pool+16");
-	cr_assert(lockdep_sym_data((unsigned long)&far_bss.lock, buf, sizeof(buf)));
+	assert_true(lockdep_sym_data((unsigned long)&far_bss.lock, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "far_bss+262144");
 	/* a truncated name is still a string */
-	cr_assert(lockdep_sym_data((unsigned long)&stats_lock, buf, 5));
+	assert_true(lockdep_sym_data((unsigned long)&stats_lock, buf, 5));
 	ck_assert_str_eq(buf, "stat");
 }
 
-Test(symbols, libc_function, .timeout = 30)
+UIRQ_TEST(symbols, libc_function, .timeout = 30)
 {
 	/* libc's own qsort, not a sanitizer's interceptor of it */
 	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
@@ -154,29 +154,29 @@ Test(symbols, libc_function, .timeout = 30)
 	unsigned long fn;
 	Dl_info info;
 
-	cr_assert_not_null(libc);
+	assert_not_null(libc);
 	fn = (unsigned long)dlsym(libc, "qsort");
-	cr_assert_neq(fn, 0);
-	cr_assert(dladdr1((void *)fn, &info, (void **)&map, RTLD_DL_LINKMAP));
+	assert_ne(fn, 0);
+	assert_true(dladdr1((void *)fn, &info, (void **)&map, RTLD_DL_LINKMAP));
 
-	cr_assert(lockdep_sym_code(fn + 4, true, &s));
+	assert_true(lockdep_sym_code(fn + 4, true, &s));
 	ck_assert_str_eq(s.func, "qsort");
 	ck_assert_int_eq(s.func_off, 4);
 	ck_assert_str_eq(s.module, "libc.so.6");
 	ck_assert_int_eq(s.module_off, fn + 4 - map->l_addr);
 	/* a return address just past the entry still belongs to it */
-	cr_assert(lockdep_sym_code(fn + 1, false, &s));
+	assert_true(lockdep_sym_code(fn + 1, false, &s));
 	ck_assert_str_eq(s.func, "qsort");
 	ck_assert_int_eq(s.func_off, 1);
 	/* a versioned symbol (from libc's own .symtab, where libc6-dbg is installed) without its version */
 	fn = (unsigned long)dlsym(libc, "pthread_mutex_lock");
-	cr_assert(lockdep_sym_code(fn + 0x10, true, &s));
-	cr_assert(!strcmp(s.func, "pthread_mutex_lock") || !strcmp(s.func, "__pthread_mutex_lock"),
+	assert_true(lockdep_sym_code(fn + 0x10, true, &s));
+	assert_true(!strcmp(s.func, "pthread_mutex_lock") || !strcmp(s.func, "__pthread_mutex_lock"),
 		  "%s", s.func);
 	dlclose(libc);
 }
 
-Test(symbols, library_loaded_later, .timeout = 30)
+UIRQ_TEST(symbols, library_loaded_later, .timeout = 30)
 {
 	struct lockdep_sym s;
 	char buf[256];
@@ -185,27 +185,27 @@ Test(symbols, library_loaded_later, .timeout = 30)
 	int line;
 
 	/* the first call reads the modules without the plugin */
-	cr_assert(lockdep_sym_code(sym_global_fn(&line), false, &s));
+	assert_true(lockdep_sym_code(sym_global_fn(&line), false, &s));
 	h = dlopen(SYM_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
-	cr_assert_not_null(h, "%s", dlerror());
+	assert_not_null(h, "%s", dlerror());
 	fn = (unsigned long)dlsym(h, "sym_plugin_fn");
-	cr_assert_neq(fn, 0);
+	assert_ne(fn, 0);
 
-	cr_assert(lockdep_sym_code(fn, true, &s));
+	assert_true(lockdep_sym_code(fn, true, &s));
 	ck_assert_str_eq(s.func, "sym_plugin_fn");
 	ck_assert_str_eq(s.module, "libsym_plugin.so");
 	ck_assert_int_eq(s.func_off, 0);
 	ck_assert_ptr_nonnull(s.file);
 	ck_assert_str_eq(base_name(s.file), base_name(__FILE__));
 	lockdep_sym_format(fn, true, buf, sizeof(buf));
-	cr_assert(strstr(buf, "sym_plugin_fn+0x0 (test_symbols.c:") == buf, "%s", buf);
+	assert_true(strstr(buf, "sym_plugin_fn+0x0 (test_symbols.c:") == buf, "%s", buf);
 
 	/* unloaded again: its address no longer names it */
 	dlclose(h);
-	cr_assert(!lockdep_sym_code(fn, true, &s) || !s.func || strcmp(s.func, "sym_plugin_fn"));
+	assert_true(!lockdep_sym_code(fn, true, &s) || !s.func || strcmp(s.func, "sym_plugin_fn"));
 }
 
-Test(symbols, bad_addresses, .timeout = 30)
+UIRQ_TEST(symbols, bad_addresses, .timeout = 30)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	struct lockdep_sym s;
@@ -213,27 +213,27 @@ Test(symbols, bad_addresses, .timeout = 30)
 	int local = 0;
 	void *p;
 
-	cr_assert_not(lockdep_sym_code(0x10, false, &s));
-	cr_assert_not(lockdep_sym_code(0, false, &s));
+	assert_false(lockdep_sym_code(0x10, false, &s));
+	assert_false(lockdep_sym_code(0, false, &s));
 	lockdep_sym_format(0x10, false, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "0x10");
 
 	/* a page that was mapped and is no more */
 	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	cr_assert_neq(p, MAP_FAILED);
+	assert_ne(p, MAP_FAILED);
 	munmap(p, page);
-	cr_assert_not(lockdep_sym_code((unsigned long)p + 8, false, &s));
+	assert_false(lockdep_sym_code((unsigned long)p + 8, false, &s));
 	lockdep_sym_format((unsigned long)p + 8, false, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "0x%lx", (unsigned long)p + 8);
 	ck_assert_str_eq(buf, want);
-	cr_assert_not(lockdep_sym_data((unsigned long)p + 8, buf, sizeof(buf)));
+	assert_false(lockdep_sym_data((unsigned long)p + 8, buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "");
 
-	cr_assert_not(lockdep_sym_data(0x10, buf, sizeof(buf)));
-	cr_assert_not(lockdep_sym_data(~0UL, buf, sizeof(buf)));
-	cr_assert_not(lockdep_sym_data((unsigned long)&local, buf, sizeof(buf)));
+	assert_false(lockdep_sym_data(0x10, buf, sizeof(buf)));
+	assert_false(lockdep_sym_data(~0UL, buf, sizeof(buf)));
+	assert_false(lockdep_sym_data((unsigned long)&local, buf, sizeof(buf)));
 	/* a code address is no variable */
-	cr_assert_not(lockdep_sym_data((unsigned long)sym_static_fn, buf, sizeof(buf)));
+	assert_false(lockdep_sym_data((unsigned long)sym_static_fn, buf, sizeof(buf)));
 }
 
 /* Reports on several threads at once serialise on the symbolizer's own lock. */
@@ -253,16 +253,16 @@ static void *format_many(void *arg)
 	return NULL;
 }
 
-Test(symbols, concurrent_callers, .timeout = 60)
+UIRQ_TEST(symbols, concurrent_callers, .timeout = 60)
 {
 	pthread_t t[4];
 	void *ret;
 
 	for (int i = 0; i < 4; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, format_many, NULL), 0);
+		assert_eq(pthread_create(&t[i], NULL, format_many, NULL), 0);
 	for (int i = 0; i < 4; i++) {
-		cr_assert_eq(pthread_join(t[i], &ret), 0);
-		cr_assert_null(ret);
+		assert_eq(pthread_join(t[i], &ret), 0);
+		assert_null(ret);
 	}
 }
 

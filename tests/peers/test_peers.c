@@ -140,7 +140,7 @@ static void check_verdict(const char *name, const char *const args[], struct ver
 
 /* One test: program prog with args, and its verdict (struct verdict fields; none: no report, exit 0). */
 #define PEER(suite, name, prog, args, ...)					\
-	Test(suite, name, .timeout = 60)					\
+	UIRQ_TEST(suite, name, .timeout = 60)					\
 	{									\
 		check_verdict(prog, args, VERDICT(__VA_ARGS__));		\
 	}

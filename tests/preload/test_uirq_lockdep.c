@@ -37,7 +37,7 @@ static int any_report(const char *err)
 	do {								\
 		if (!(cond))						\
 			run_dump(&(r));					\
-		cr_assert(cond, __VA_ARGS__);				\
+		assert_true(cond, __VA_ARGS__);				\
 	} while (0)
 
 #define assert_exit(r, code)						\
@@ -68,7 +68,7 @@ static void assert_clean(const char *name, const char *arg)
 
 /* ---- one program per report type ---- */
 
-Test(report, abba_two_threads, .timeout = 20)
+UIRQ_TEST(report, abba_two_threads, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("abba"));
 
@@ -82,7 +82,7 @@ Test(report, abba_two_threads, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)
+UIRQ_TEST(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("abba_deadlock"));
 
@@ -91,7 +91,7 @@ Test(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, aa_real_deadlock_reported_before_blocking, .timeout = 20)
+UIRQ_TEST(report, aa_real_deadlock_reported_before_blocking, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("aa_deadlock"));
 
@@ -100,7 +100,7 @@ Test(report, aa_real_deadlock_reported_before_blocking, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, aa_timedlock_times_out_and_balances, .timeout = 20)
+UIRQ_TEST(report, aa_timedlock_times_out_and_balances, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("aa_timed"));
 
@@ -109,7 +109,7 @@ Test(report, aa_timedlock_times_out_and_balances, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, double_unlock, .timeout = 20)
+UIRQ_TEST(report, double_unlock, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("bad_unlock"));
 
@@ -118,7 +118,7 @@ Test(report, double_unlock, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, destroy_of_held_mutex, .timeout = 20)
+UIRQ_TEST(report, destroy_of_held_mutex, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("held_freed"));
 
@@ -127,7 +127,7 @@ Test(report, destroy_of_held_mutex, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, thread_exits_holding_a_lock, .timeout = 20)
+UIRQ_TEST(report, thread_exits_holding_a_lock, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("thread_exit_held"));
 
@@ -136,7 +136,7 @@ Test(report, thread_exits_holding_a_lock, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, rwlock_read_then_write_inversion, .timeout = 20)
+UIRQ_TEST(report, rwlock_read_then_write_inversion, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("rwlock_inversion"));
 
@@ -146,7 +146,7 @@ Test(report, rwlock_read_then_write_inversion, .timeout = 20)
 	run_free(&r);
 }
 
-Test(report, site_classes_see_type_inversion, .timeout = 20)
+UIRQ_TEST(report, site_classes_see_type_inversion, .timeout = 20)
 {
 	struct run site = RUN(NULL, "--classes", "site", prog("site_inversion"));
 
@@ -156,7 +156,7 @@ Test(report, site_classes_see_type_inversion, .timeout = 20)
 	assert_clean("site_inversion", NULL);	/* per instance: no cycle */
 }
 
-Test(report, locking_before_the_module_was_set_up, .timeout = 20)
+UIRQ_TEST(report, locking_before_the_module_was_set_up, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("early_ctor"));
 
@@ -167,16 +167,16 @@ Test(report, locking_before_the_module_was_set_up, .timeout = 20)
 
 /* ---- clean programs: no report ---- */
 
-Test(clean, consistent_order_across_threads, .timeout = 60) { assert_clean("consistent_order", NULL); }
-Test(clean, rwlock_read_read_abba, .timeout = 20) { assert_clean("rwlock_read_abba", NULL); }
-Test(clean, trylock_inversion, .timeout = 20) { assert_clean("trylock_inversion", NULL); }
-Test(clean, cond_wait, .timeout = 20) { assert_clean("cond_wait", NULL); }
-Test(clean, recursive_and_errorcheck_mutexes, .timeout = 20) { assert_clean("recursive", NULL); }
-Test(clean, hand_over_hand, .timeout = 20) { assert_clean("hand_over_hand", NULL); }
-Test(clean, destroy_then_reuse_opposite_order, .timeout = 20) { assert_clean("destroy_reuse", NULL); }
-Test(clean, fork_with_lock_held, .timeout = 20) { assert_clean("fork", NULL); }
-Test(clean, dlopen_library_that_locks, .timeout = 20) { assert_clean("dlopen", DLMOD); }
-Test(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signal_lock", NULL); }
+UIRQ_TEST(clean, consistent_order_across_threads, .timeout = 60) { assert_clean("consistent_order", NULL); }
+UIRQ_TEST(clean, rwlock_read_read_abba, .timeout = 20) { assert_clean("rwlock_read_abba", NULL); }
+UIRQ_TEST(clean, trylock_inversion, .timeout = 20) { assert_clean("trylock_inversion", NULL); }
+UIRQ_TEST(clean, cond_wait, .timeout = 20) { assert_clean("cond_wait", NULL); }
+UIRQ_TEST(clean, recursive_and_errorcheck_mutexes, .timeout = 20) { assert_clean("recursive", NULL); }
+UIRQ_TEST(clean, hand_over_hand, .timeout = 20) { assert_clean("hand_over_hand", NULL); }
+UIRQ_TEST(clean, destroy_then_reuse_opposite_order, .timeout = 20) { assert_clean("destroy_reuse", NULL); }
+UIRQ_TEST(clean, fork_with_lock_held, .timeout = 20) { assert_clean("fork", NULL); }
+UIRQ_TEST(clean, dlopen_library_that_locks, .timeout = 20) { assert_clean("dlopen", DLMOD); }
+UIRQ_TEST(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signal_lock", NULL); }
 
 /* ---- no blind spot: limits grow with the program (issue 12, section 1) ---- */
 
@@ -192,14 +192,14 @@ static void assert_abba_seen(const char *mode, const char *n)
 	run_free(&r);
 }
 
-Test(limits, more_live_mutexes_than_the_kernels_key_limit, .timeout = 60) { assert_abba_seen("live", "10000"); }
-Test(limits, mutexes_never_destroyed, .timeout = 60) { assert_abba_seen("leaked", "10000"); }
-Test(limits, mutexes_freed_without_destroy, .timeout = 60) { assert_abba_seen("freed", "10000"); }
-Test(limits, holding_128_mutexes_at_once, .timeout = 60) { assert_abba_seen("deep", "128"); }
-Test(limits, a_million_lock_addresses, .timeout = 300) { assert_abba_seen("live", "1000000"); }
+UIRQ_TEST(limits, more_live_mutexes_than_the_kernels_key_limit, .timeout = 60) { assert_abba_seen("live", "10000"); }
+UIRQ_TEST(limits, mutexes_never_destroyed, .timeout = 60) { assert_abba_seen("leaked", "10000"); }
+UIRQ_TEST(limits, mutexes_freed_without_destroy, .timeout = 60) { assert_abba_seen("freed", "10000"); }
+UIRQ_TEST(limits, holding_128_mutexes_at_once, .timeout = 60) { assert_abba_seen("deep", "128"); }
+UIRQ_TEST(limits, a_million_lock_addresses, .timeout = 300) { assert_abba_seen("live", "1000000"); }
 
 #ifndef __SANITIZE_ADDRESS__
-Test(limits, out_of_memory_stops_loudly, .timeout = 60)
+UIRQ_TEST(limits, out_of_memory_stops_loudly, .timeout = 60)
 {
 	struct run r;
 
@@ -217,17 +217,17 @@ Test(limits, out_of_memory_stops_loudly, .timeout = 60)
 
 /* ---- no false alarm (section 2) ---- */
 
-Test(clean, heap_lock_freed_without_destroy_then_reused, .timeout = 20) { assert_clean("reuse_freed", "heap"); }
-Test(clean, lock_memory_zeroed_then_reused, .timeout = 20) { assert_clean("reuse_freed", "zeroed"); }
-Test(clean, lock_memory_reinitialised_by_initializer, .timeout = 20) { assert_clean("reuse_freed", "static"); }
-Test(clean, stack_lock_of_a_function_called_again, .timeout = 20) { assert_clean("reuse_freed", "stack"); }
-Test(clean, rwlock_memory_freed_then_a_mutex, .timeout = 20) { assert_clean("reuse_freed", "rwlock"); }
-Test(clean, pshared_mutex_held_by_parent_across_fork, .timeout = 20) { assert_clean("pshared_fork", "mutex"); }
-Test(clean, pshared_rwlock_held_by_parent_across_fork, .timeout = 20) { assert_clean("pshared_fork", "rwlock"); }
-Test(clean, default_rwlock_read_cycle, .timeout = 20) { assert_clean("rwlock_writer_first", "default"); }
-Test(clean, destroyed_then_initialised_again, .timeout = 20) { assert_clean("misuse", "destroyed-reinit"); }
+UIRQ_TEST(clean, heap_lock_freed_without_destroy_then_reused, .timeout = 20) { assert_clean("reuse_freed", "heap"); }
+UIRQ_TEST(clean, lock_memory_zeroed_then_reused, .timeout = 20) { assert_clean("reuse_freed", "zeroed"); }
+UIRQ_TEST(clean, lock_memory_reinitialised_by_initializer, .timeout = 20) { assert_clean("reuse_freed", "static"); }
+UIRQ_TEST(clean, stack_lock_of_a_function_called_again, .timeout = 20) { assert_clean("reuse_freed", "stack"); }
+UIRQ_TEST(clean, rwlock_memory_freed_then_a_mutex, .timeout = 20) { assert_clean("reuse_freed", "rwlock"); }
+UIRQ_TEST(clean, pshared_mutex_held_by_parent_across_fork, .timeout = 20) { assert_clean("pshared_fork", "mutex"); }
+UIRQ_TEST(clean, pshared_rwlock_held_by_parent_across_fork, .timeout = 20) { assert_clean("pshared_fork", "rwlock"); }
+UIRQ_TEST(clean, default_rwlock_read_cycle, .timeout = 20) { assert_clean("rwlock_writer_first", "default"); }
+UIRQ_TEST(clean, destroyed_then_initialised_again, .timeout = 20) { assert_clean("misuse", "destroyed-reinit"); }
 
-Test(report, aba_is_one_problem_one_report, .timeout = 20)
+UIRQ_TEST(report, aba_is_one_problem_one_report, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("aba"));
 
@@ -238,7 +238,7 @@ Test(report, aba_is_one_problem_one_report, .timeout = 20)
 
 /* ---- what the peers see (section 3) ---- */
 
-Test(report, writer_first_rwlock_read_cycle, .timeout = 20)
+UIRQ_TEST(report, writer_first_rwlock_read_cycle, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("rwlock_writer_first"), "writer-first");
 
@@ -258,14 +258,14 @@ static void assert_misuse(const char *c, const char *headline)
 	run_free(&r);
 }
 
-Test(misuse, lock_of_destroyed_mutex, .timeout = 20) { assert_misuse("lock-destroyed", DESTROYED); }
-Test(misuse, unlock_of_destroyed_mutex, .timeout = 20) { assert_misuse("unlock-destroyed", DESTROYED); }
-Test(misuse, read_lock_of_destroyed_rwlock, .timeout = 20) { assert_misuse("rwlock-destroyed", DESTROYED); }
-Test(misuse, recursive_mutex_unlocked_once_too_often, .timeout = 20) { assert_misuse("recursive-unlock", BAD_UNLOCK); }
-Test(misuse, errorcheck_mutex_unlocked_when_not_held, .timeout = 20) { assert_misuse("errorcheck-unlock", BAD_UNLOCK); }
-Test(misuse, free_of_a_lock_this_thread_holds, .timeout = 20) { assert_misuse("free-own", HELD_FREED); }
+UIRQ_TEST(misuse, lock_of_destroyed_mutex, .timeout = 20) { assert_misuse("lock-destroyed", DESTROYED); }
+UIRQ_TEST(misuse, unlock_of_destroyed_mutex, .timeout = 20) { assert_misuse("unlock-destroyed", DESTROYED); }
+UIRQ_TEST(misuse, read_lock_of_destroyed_rwlock, .timeout = 20) { assert_misuse("rwlock-destroyed", DESTROYED); }
+UIRQ_TEST(misuse, recursive_mutex_unlocked_once_too_often, .timeout = 20) { assert_misuse("recursive-unlock", BAD_UNLOCK); }
+UIRQ_TEST(misuse, errorcheck_mutex_unlocked_when_not_held, .timeout = 20) { assert_misuse("errorcheck-unlock", BAD_UNLOCK); }
+UIRQ_TEST(misuse, free_of_a_lock_this_thread_holds, .timeout = 20) { assert_misuse("free-own", HELD_FREED); }
 
-Test(misuse, unlock_of_a_mutex_another_thread_holds, .timeout = 20)
+UIRQ_TEST(misuse, unlock_of_a_mutex_another_thread_holds, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("misuse"), "foreign-unlock");
 
@@ -275,7 +275,7 @@ Test(misuse, unlock_of_a_mutex_another_thread_holds, .timeout = 20)
 	run_free(&r);
 }
 
-Test(misuse, free_of_a_lock_another_thread_holds, .timeout = 20)
+UIRQ_TEST(misuse, free_of_a_lock_another_thread_holds, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("misuse"), "free-locked");
 
@@ -302,16 +302,16 @@ static void assert_exit_held(const char *how)
 	run_free(&r);
 }
 
-Test(thread_exit, by_return, .timeout = 20) { assert_exit_held("return"); }
-Test(thread_exit, by_pthread_exit, .timeout = 20) { assert_exit_held("pthread_exit"); }
-Test(thread_exit, by_cancellation, .timeout = 20) { assert_exit_held("cancel"); }
-Test(thread_exit, detached, .timeout = 20) { assert_exit_held("detached"); }
-Test(thread_exit, holding_a_read_lock, .timeout = 20) { assert_exit_held("rwlock"); }
-Test(thread_exit, main_thread_by_pthread_exit, .timeout = 20) { assert_exit_held("main"); }
+UIRQ_TEST(thread_exit, by_return, .timeout = 20) { assert_exit_held("return"); }
+UIRQ_TEST(thread_exit, by_pthread_exit, .timeout = 20) { assert_exit_held("pthread_exit"); }
+UIRQ_TEST(thread_exit, by_cancellation, .timeout = 20) { assert_exit_held("cancel"); }
+UIRQ_TEST(thread_exit, detached, .timeout = 20) { assert_exit_held("detached"); }
+UIRQ_TEST(thread_exit, holding_a_read_lock, .timeout = 20) { assert_exit_held("rwlock"); }
+UIRQ_TEST(thread_exit, main_thread_by_pthread_exit, .timeout = 20) { assert_exit_held("main"); }
 
 /* ---- condition variables (section 6) ---- */
 
-Test(cond, wait_without_the_mutex_held, .timeout = 20)
+UIRQ_TEST(cond, wait_without_the_mutex_held, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("cond_misuse"), "unheld");
 
@@ -323,7 +323,7 @@ Test(cond, wait_without_the_mutex_held, .timeout = 20)
 	run_free(&r);
 }
 
-Test(cond, one_cond_two_mutexes, .timeout = 20)
+UIRQ_TEST(cond, one_cond_two_mutexes, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("cond_misuse"), "two");
 
@@ -334,7 +334,7 @@ Test(cond, one_cond_two_mutexes, .timeout = 20)
 	run_free(&r);
 }
 
-Test(clean, one_cond_two_mutexes_one_after_the_other, .timeout = 20) { assert_clean("cond_misuse", "sequential"); }
+UIRQ_TEST(clean, one_cond_two_mutexes_one_after_the_other, .timeout = 20) { assert_clean("cond_misuse", "sequential"); }
 
 /* ---- reports a person can act on (section 4) ---- */
 
@@ -393,7 +393,7 @@ static const char *jstr(const struct jval *v, const char *path)
 	return m && m->type == J_STR ? m->str : "(missing)";
 }
 
-Test(json, one_record_per_report_and_a_summary, .timeout = 30)
+UIRQ_TEST(json, one_record_per_report_and_a_summary, .timeout = 30)
 {
 	char *path = temp_file(NULL), *text;
 	struct run r = RUN(NULL, "--json", path, prog("abba"));
@@ -452,13 +452,13 @@ static void run_suppressed(const char *rules, bool covered)
 	run_free(&r);
 }
 
-Test(suppress, by_lock_name, .timeout = 20) { run_suppressed("circular lock:&b\n", true); }
-Test(suppress, by_function, .timeout = 20) { run_suppressed("# judged\n* function:a_then_*\n", true); }
-Test(suppress, by_file, .timeout = 20) { run_suppressed("circular file:*/abba.c\n", true); }
-Test(suppress, every_condition_must_match, .timeout = 20) { run_suppressed("circular lock:&a function:main\n", false); }
-Test(suppress, other_kind_not_covered, .timeout = 20) { run_suppressed("bad_unlock lock:&a\n", false); }
+UIRQ_TEST(suppress, by_lock_name, .timeout = 20) { run_suppressed("circular lock:&b\n", true); }
+UIRQ_TEST(suppress, by_function, .timeout = 20) { run_suppressed("# judged\n* function:a_then_*\n", true); }
+UIRQ_TEST(suppress, by_file, .timeout = 20) { run_suppressed("circular file:*/abba.c\n", true); }
+UIRQ_TEST(suppress, every_condition_must_match, .timeout = 20) { run_suppressed("circular lock:&a function:main\n", false); }
+UIRQ_TEST(suppress, other_kind_not_covered, .timeout = 20) { run_suppressed("bad_unlock lock:&a\n", false); }
 
-Test(suppress, bad_rule_stops_before_the_program, .timeout = 20)
+UIRQ_TEST(suppress, bad_rule_stops_before_the_program, .timeout = 20)
 {
 	char *path = temp_file("circular lock:&a\ncircluar lock:&b\n");
 	struct run r = RUN(NULL, "--suppress", path, prog("abba"));
@@ -476,7 +476,7 @@ Test(suppress, bad_rule_stops_before_the_program, .timeout = 20)
 	run_free(&r);
 }
 
-Test(annotate, names_from_the_program, .timeout = 20)
+UIRQ_TEST(annotate, names_from_the_program, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("annotate"), "name");
 
@@ -485,7 +485,7 @@ Test(annotate, names_from_the_program, .timeout = 20)
 	run_free(&r);
 }
 
-Test(annotate, shared_class_nested_by_design, .timeout = 20)
+UIRQ_TEST(annotate, shared_class_nested_by_design, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("annotate"), "class");
 
@@ -495,7 +495,7 @@ Test(annotate, shared_class_nested_by_design, .timeout = 20)
 	assert_clean("annotate", "nested");
 }
 
-Test(annotate, assert_held, .timeout = 20)
+UIRQ_TEST(annotate, assert_held, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("annotate"), "assert");
 
@@ -504,7 +504,7 @@ Test(annotate, assert_held, .timeout = 20)
 	assert_clean("annotate", "held");
 }
 
-Test(annotate, nothing_without_the_runner, .timeout = 20)
+UIRQ_TEST(annotate, nothing_without_the_runner, .timeout = 20)
 {
 	static const char *const cases[] = { "name", "class", "nested", "assert", "held" };
 
@@ -542,7 +542,7 @@ static double jnum(const struct jval *v, const char *key)
 	return m->num;
 }
 
-Test(stat, contention_waits_and_holds, .timeout = 30)
+UIRQ_TEST(stat, contention_waits_and_holds, .timeout = 30)
 {
 	char *path = temp_file(NULL), *text;
 	struct run r = RUN(NULL, "--stat", "--json", path, prog("stat"));
@@ -576,7 +576,7 @@ Test(stat, contention_waits_and_holds, .timeout = 30)
 	run_free(&r);
 }
 
-Test(stat, nothing_without_the_option, .timeout = 20)
+UIRQ_TEST(stat, nothing_without_the_option, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("stat"));
 
@@ -587,7 +587,7 @@ Test(stat, nothing_without_the_option, .timeout = 20)
 
 /* ---- the runner ---- */
 
-Test(runner, passes_the_exit_status_through, .timeout = 20)
+UIRQ_TEST(runner, passes_the_exit_status_through, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("exit_status"), "42");
 
@@ -599,7 +599,7 @@ Test(runner, passes_the_exit_status_through, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, exit_code_when_reported, .timeout = 20)
+UIRQ_TEST(runner, exit_code_when_reported, .timeout = 20)
 {
 	struct run r = RUN(NULL, "--exit-code", "7", prog("abba"));
 
@@ -611,7 +611,7 @@ Test(runner, exit_code_when_reported, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, exit_code_survives__exit, .timeout = 20)
+UIRQ_TEST(runner, exit_code_survives__exit, .timeout = 20)
 {
 	struct run r = RUN(NULL, "--exit-code", "9", prog("abba"), "_exit", "5");
 
@@ -622,7 +622,7 @@ Test(runner, exit_code_survives__exit, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, fatal_aborts_at_the_first_report, .timeout = 20)
+UIRQ_TEST(runner, fatal_aborts_at_the_first_report, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("two_reports"));
 
@@ -638,7 +638,7 @@ Test(runner, fatal_aborts_at_the_first_report, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, validator_off_by_environment, .timeout = 20)
+UIRQ_TEST(runner, validator_off_by_environment, .timeout = 20)
 {
 	const char *env[] = { "UIRQ_LOCKDEP=0", NULL };
 	struct run r = RUN(env, "--exit-code", "7", prog("abba"));
@@ -648,7 +648,7 @@ Test(runner, validator_off_by_environment, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, log_file_instead_of_stderr, .timeout = 20)
+UIRQ_TEST(runner, log_file_instead_of_stderr, .timeout = 20)
 {
 	char path[] = "/tmp/uirq-lockdep-log-XXXXXX";
 	int fd = mkstemp(path);
@@ -656,20 +656,20 @@ Test(runner, log_file_instead_of_stderr, .timeout = 20)
 	struct run r;
 	ssize_t n;
 
-	cr_assert_geq(fd, 0);
+	assert_ge(fd, 0);
 	r = RUN(NULL, "--log", path, prog("abba"));
 	assert_exit(r, 0);
 	check(r, any_report(r.err) == 0, "report went to stderr");
 	n = pread(fd, text, sizeof(text) - 1, 0);
 	close(fd);
 	unlink(path);
-	cr_assert_gt(n, 0, "log file empty");
+	assert_gt(n, 0, "log file empty");
 	text[n] = '\0';
-	cr_assert_eq(count(text, CIRCULAR), 1, "log file without the report");
+	assert_eq(count(text, CIRCULAR), 1, "log file without the report");
 	run_free(&r);
 }
 
-Test(runner, log_file_that_cannot_be_opened, .timeout = 20)
+UIRQ_TEST(runner, log_file_that_cannot_be_opened, .timeout = 20)
 {
 	struct run r = RUN(NULL, "--log", "/nonexistent/dir/log", prog("abba"));
 
@@ -679,7 +679,7 @@ Test(runner, log_file_that_cannot_be_opened, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, log_write_error_is_not_silent, .timeout = 20)
+UIRQ_TEST(runner, log_write_error_is_not_silent, .timeout = 20)
 {
 	struct run r = RUN(NULL, "--log", "/dev/full", prog("abba"));
 
@@ -691,7 +691,7 @@ Test(runner, log_write_error_is_not_silent, .timeout = 20)
 }
 
 /* Programs that close stderr at exit (coreutils, xz) still get their summary. */
-Test(runner, summary_after_the_program_closed_stderr, .timeout = 20)
+UIRQ_TEST(runner, summary_after_the_program_closed_stderr, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("exit_status"), "close_stderr");
 
@@ -705,7 +705,7 @@ Test(runner, summary_after_the_program_closed_stderr, .timeout = 20)
  * could be: never written by us; the summary goes to the real stderr while
  * it is there.
  */
-Test(runner, never_writes_into_the_programs_files, .timeout = 20)
+UIRQ_TEST(runner, never_writes_into_the_programs_files, .timeout = 20)
 {
 	char *path = temp_file(NULL);
 	struct run r = RUN(NULL, prog("exit_status"), "reuse_stderr", path);
@@ -722,7 +722,7 @@ Test(runner, never_writes_into_the_programs_files, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, environment_for_the_program, .timeout = 20)
+UIRQ_TEST(runner, environment_for_the_program, .timeout = 20)
 {
 	char preload[4200], expect[8400];
 #ifdef __SANITIZE_ADDRESS__
@@ -755,7 +755,7 @@ Test(runner, environment_for_the_program, .timeout = 20)
 
 #ifdef ASAN_PROG
 /* someone else's program, built with -fsanitize=address */
-Test(runner, program_built_with_asan, .timeout = 30)
+UIRQ_TEST(runner, program_built_with_asan, .timeout = 30)
 {
 	struct run r = RUN(NULL, prog("abba_asan"));
 
@@ -766,7 +766,7 @@ Test(runner, program_built_with_asan, .timeout = 30)
 }
 #endif
 
-Test(runner, finds_the_program_in_path, .timeout = 20)
+UIRQ_TEST(runner, finds_the_program_in_path, .timeout = 20)
 {
 	char path[4200];
 	const char *env[] = { path, NULL };
@@ -778,7 +778,7 @@ Test(runner, finds_the_program_in_path, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, missing_program, .timeout = 20)
+UIRQ_TEST(runner, missing_program, .timeout = 20)
 {
 	struct run r = RUN(NULL, "/nonexistent/program");
 
@@ -791,7 +791,7 @@ Test(runner, missing_program, .timeout = 20)
 }
 
 /* An unusable UIRQ_LOCKDEP_PRELOAD is named, with the reason; the program does not run unvalidated. */
-Test(runner, unusable_preload_variable_is_named, .timeout = 20)
+UIRQ_TEST(runner, unusable_preload_variable_is_named, .timeout = 20)
 {
 	const char *env[] = { "UIRQ_LOCKDEP_PRELOAD=/nonexistent/libmine.so", NULL };
 	struct run r = RUN(env, prog("abba"));
@@ -803,18 +803,18 @@ Test(runner, unusable_preload_variable_is_named, .timeout = 20)
 	run_free(&r);
 }
 
-Test(runner, static_binary_refused, .timeout = 20)
+UIRQ_TEST(runner, static_binary_refused, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("static_prog"));
 
 	assert_exit(r, 126);
 	check(r, strstr(r.err, "static_prog is statically linked; uirq-lockdep needs a "
 			 "dynamically linked program"), "missing in stderr");
-	cr_assert_null(strstr(r.out, "static program ran"));
+	assert_null(strstr(r.out, "static program ran"));
 	run_free(&r);
 }
 
-Test(runner, usage_errors, .timeout = 20)
+UIRQ_TEST(runner, usage_errors, .timeout = 20)
 {
 	struct run r = run_cmd((const char *const[]){ RUNNER, NULL }, NULL);
 
@@ -843,7 +843,7 @@ Test(runner, usage_errors, .timeout = 20)
 	run_cmd((const char *const[]){ VALGRIND, "-q", "--error-exitcode=99",	\
 		"--leak-check=full", "--trace-children=yes", RUNNER, __VA_ARGS__, NULL }, NULL)
 
-Test(valgrind, clean_program, .timeout = 300)
+UIRQ_TEST(valgrind, clean_program, .timeout = 300)
 {
 	struct run r = under_valgrind(prog("consistent_order"), "2", "2000");
 
@@ -852,7 +852,7 @@ Test(valgrind, clean_program, .timeout = 300)
 	run_free(&r);
 }
 
-Test(valgrind, reporting_program, .timeout = 300)
+UIRQ_TEST(valgrind, reporting_program, .timeout = 300)
 {
 	struct run r = under_valgrind(prog("abba"));
 

@@ -5,7 +5,7 @@
  * The kernel's lib/locking-selftest.c runs one scenario per "family" and per
  * lock type and compares the validator's verdict with the expected one:
  * FAILURE (lockdep reported and switched itself off) or SUCCESS (no report).
- * Here every family x lock type is its own test (Criterion spelling, run by
+ * Here every family x lock type is its own test (UIRQ_TEST, run by
  * the Check harness of tests/harness.h), so each runs in a freshly forked
  * process and starts with an empty dependency graph.  A test installs a
  * report handler, runs the scenario in a single thread (lockdep works on
@@ -118,7 +118,7 @@ const char *st_kind_name(int kind);
 
 #define ST_BIT(k)	(1u << (k))
 
-/* Common Test() options: fresh harness, 10 s limit. */
+/* Common UIRQ_TEST() options: fresh harness, 10 s limit. */
 #define ST_OPTS		.init = st_setup, .fini = st_teardown, .timeout = 10
 
 /*
@@ -128,16 +128,16 @@ const char *st_kind_name(int kind);
  * order 123, 132, 213, 231, 312, 321; 0..1 for 12, 21).
  */
 #define ST_PERM2(suite, test, type, e1, e2, check)				\
-	Test(suite, test##_12, ST_OPTS) { st_use(type); e1(); e2(); check(0); }	\
-	Test(suite, test##_21, ST_OPTS) { st_use(type); e2(); e1(); check(1); }
+	UIRQ_TEST(suite, test##_12, ST_OPTS) { st_use(type); e1(); e2(); check(0); }	\
+	UIRQ_TEST(suite, test##_21, ST_OPTS) { st_use(type); e2(); e1(); check(1); }
 
 #define ST_PERM3(suite, test, type, e1, e2, e3, check)					\
-	Test(suite, test##_123, ST_OPTS) { st_use(type); e1(); e2(); e3(); check(0); }	\
-	Test(suite, test##_132, ST_OPTS) { st_use(type); e1(); e3(); e2(); check(1); }	\
-	Test(suite, test##_213, ST_OPTS) { st_use(type); e2(); e1(); e3(); check(2); }	\
-	Test(suite, test##_231, ST_OPTS) { st_use(type); e2(); e3(); e1(); check(3); }	\
-	Test(suite, test##_312, ST_OPTS) { st_use(type); e3(); e1(); e2(); check(4); }	\
-	Test(suite, test##_321, ST_OPTS) { st_use(type); e3(); e2(); e1(); check(5); }
+	UIRQ_TEST(suite, test##_123, ST_OPTS) { st_use(type); e1(); e2(); e3(); check(0); }	\
+	UIRQ_TEST(suite, test##_132, ST_OPTS) { st_use(type); e1(); e3(); e2(); check(1); }	\
+	UIRQ_TEST(suite, test##_213, ST_OPTS) { st_use(type); e2(); e1(); e3(); check(2); }	\
+	UIRQ_TEST(suite, test##_231, ST_OPTS) { st_use(type); e2(); e3(); e1(); check(3); }	\
+	UIRQ_TEST(suite, test##_312, ST_OPTS) { st_use(type); e3(); e1(); e2(); check(4); }	\
+	UIRQ_TEST(suite, test##_321, ST_OPTS) { st_use(type); e3(); e2(); e1(); check(5); }
 
 /* Verdict checks usable as check(i). */
 #define ST_OK(i)		((void)(i), st_expect_success())

@@ -35,7 +35,7 @@ static int class_index(const char *cls)
 {
 	const char *p = strchr(class_roles, cls[0]);
 
-	cr_assert(p && cls[0], "unknown class role %s", cls);
+	assert_true(p && cls[0], "unknown class role %s", cls);
 	return (int)(p - class_roles);
 }
 
@@ -181,7 +181,7 @@ static void recorder(const struct uirq_lockdep_report *r, void *arg)
 
 void st_setup(void)
 {
-	cr_assert(uirq_lockdep_enabled(), "lockdep must be running (is UIRQ_LOCKDEP=0 set?)");
+	assert_true(uirq_lockdep_enabled(), "lockdep must be running (is UIRQ_LOCKDEP=0 set?)");
 	uirq_lockdep_set_report_handler(recorder, NULL);
 	st_nreports = 0;
 	st_overflow = 0;
@@ -220,13 +220,13 @@ static void check_counters(void)
 
 	memset(&s, 0, sizeof(s));
 	uirq_lockdep_get_stats(&s);
-	cr_assert_eq(st_overflow, 0, "more than %d reports", ST_MAX_REPORTS);
-	cr_assert_eq(s.reports, (unsigned long)st_nreports,
+	assert_eq(st_overflow, 0, "more than %d reports", ST_MAX_REPORTS);
+	assert_eq(s.reports, (unsigned long)st_nreports,
 		     "stats.reports=%lu but the handler saw %d report(s)", s.reports, st_nreports);
 	for (int i = 0; i < st_nreports; i++)
 		by_kind[st_reports[i].kind]++;
 	for (int k = 0; k < UIRQ_REPORT_NR_KINDS; k++)
-		cr_assert_eq(s.reports_by_kind[k], by_kind[k],
+		assert_eq(s.reports_by_kind[k], by_kind[k],
 			     "stats.reports_by_kind[%s]=%lu, handler saw %lu",
 			     st_kind_name(k), s.reports_by_kind[k], by_kind[k]);
 }
@@ -236,7 +236,7 @@ void st_expect_success(void)
 	char seen[256];
 
 	describe(seen, sizeof(seen));
-	cr_assert_eq(st_nreports, 0, "kernel verdict SUCCESS (no report), got: %s%s%s", seen,
+	assert_eq(st_nreports, 0, "kernel verdict SUCCESS (no report), got: %s%s%s", seen,
 		     st_nreports ? "\n--- first report ---\n" : "",
 		     st_nreports && st_reports[0].text ? st_reports[0].text : "");
 	check_counters();
@@ -247,11 +247,11 @@ void st_expect_failure(enum uirq_lockdep_report_kind kind)
 	char seen[256];
 
 	describe(seen, sizeof(seen));
-	cr_assert_eq(st_nreports, 1, "kernel verdict FAILURE: exactly one %s report, got: %s",
+	assert_eq(st_nreports, 1, "kernel verdict FAILURE: exactly one %s report, got: %s",
 		     st_kind_name(kind), seen);
-	cr_assert_eq(st_reports[0].kind, kind, "expected one %s report, got: %s\n%s",
+	assert_eq(st_reports[0].kind, kind, "expected one %s report, got: %s\n%s",
 		     st_kind_name(kind), seen, st_reports[0].text ? st_reports[0].text : "");
-	cr_assert(st_reports[0].headline && st_reports[0].text, "report without headline/text");
+	assert_true(st_reports[0].headline && st_reports[0].text, "report without headline/text");
 	check_counters();
 }
 
@@ -261,16 +261,16 @@ void st_expect_first(enum uirq_lockdep_report_kind first, unsigned int also)
 	unsigned int once = 0;
 
 	describe(seen, sizeof(seen));
-	cr_assert_geq(st_nreports, 1, "kernel verdict FAILURE (first report %s), got: none",
+	assert_ge(st_nreports, 1, "kernel verdict FAILURE (first report %s), got: none",
 		      st_kind_name(first));
-	cr_assert_eq(st_reports[0].kind, first, "first report must be %s, got: %s",
+	assert_eq(st_reports[0].kind, first, "first report must be %s, got: %s",
 		     st_kind_name(first), seen);
 	for (int i = 0; i < st_nreports; i++) {
 		unsigned int bit = ST_BIT(st_reports[i].kind);
 
-		cr_assert(i == 0 || (also & bit), "unexpected report kind after %s: %s",
+		assert_true(i == 0 || (also & bit), "unexpected report kind after %s: %s",
 			  st_kind_name(first), seen);
-		cr_assert(!(once & bit), "%s reported twice (each problem once): %s",
+		assert_true(!(once & bit), "%s reported twice (each problem once): %s",
 			  st_kind_name(st_reports[i].kind), seen);
 		once |= bit;
 	}

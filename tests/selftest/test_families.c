@@ -23,7 +23,7 @@
  * puts things back (after the verdict has been checked).
  */
 #define FAMILY(suite, type, events, after, check)				\
-	Test(suite, type, ST_OPTS)						\
+	UIRQ_TEST(suite, type, ST_OPTS)						\
 	{									\
 		st_use(ST_##type);						\
 		events();							\
@@ -209,20 +209,20 @@ static void release_write_side(enum st_type t)
 }
 
 #define USABLE(type)								\
-	Test(double_unlock_usable, type, ST_OPTS)				\
+	UIRQ_TEST(double_unlock_usable, type, ST_OPTS)				\
 	{									\
 		st_use(ST_##type);						\
 		double_unlock_events();						\
-		cr_assert_eq(uirq_preempt_count(), 0,				\
+		assert_eq(uirq_preempt_count(), 0,				\
 			     "preempt count %#x after double unlock",		\
 			     uirq_preempt_count());				\
-		cr_assert(try_write_side(ST_##type),				\
+		assert_true(try_write_side(ST_##type),				\
 			  "lock unusable after a double unlock");		\
 		release_write_side(ST_##type);					\
-		cr_assert(try_write_side(ST_##type),				\
+		assert_true(try_write_side(ST_##type),				\
 			  "lock not released after a double unlock");		\
 		release_write_side(ST_##type);					\
-		cr_assert_eq(uirq_preempt_count(), 0);				\
+		assert_eq(uirq_preempt_count(), 0);				\
 		st_expect_failure(UIRQ_REPORT_BAD_UNLOCK);			\
 	}
 
@@ -237,7 +237,7 @@ USABLE(mutex)
  * class a different subclass, and a trylock adds no dependency, so neither
  * is reported.
  */
-Test(AA_nested, spin, ST_OPTS)
+UIRQ_TEST(AA_nested, spin, ST_OPTS)
 {
 	uirq_spin_lock(&st_X1.spin);
 	uirq_spin_lock_nested(&st_X2.spin, 1);
@@ -246,7 +246,7 @@ Test(AA_nested, spin, ST_OPTS)
 	st_expect_success();
 }
 
-Test(AA_nested, mutex, ST_OPTS)
+UIRQ_TEST(AA_nested, mutex, ST_OPTS)
 {
 	uirq_mutex_lock(&st_X1.mutex);
 	uirq_mutex_lock_nested(&st_X2.mutex, 1);
@@ -255,29 +255,29 @@ Test(AA_nested, mutex, ST_OPTS)
 	st_expect_success();
 }
 
-Test(ABBA_trylock, spin, ST_OPTS)
+UIRQ_TEST(ABBA_trylock, spin, ST_OPTS)
 {
 	LOCK_UNLOCK_2(A, B);
 	uirq_spin_lock(&st_B.spin);
-	cr_assert(uirq_spin_trylock(&st_A.spin));
+	assert_true(uirq_spin_trylock(&st_A.spin));
 	uirq_spin_unlock(&st_A.spin);
 	uirq_spin_unlock(&st_B.spin);
 	st_expect_success();
 }
 
-Test(ABBA_trylock, mutex, ST_OPTS)
+UIRQ_TEST(ABBA_trylock, mutex, ST_OPTS)
 {
 	st_use(ST_MUTEX);
 	LOCK_UNLOCK_2(A, B);
 	uirq_mutex_lock(&st_B.mutex);
-	cr_assert(uirq_mutex_trylock(&st_A.mutex));
+	assert_true(uirq_mutex_trylock(&st_A.mutex));
 	uirq_mutex_unlock(&st_A.mutex);
 	uirq_mutex_unlock(&st_B.mutex);
 	st_expect_success();
 }
 
 /* Consistent order, repeated: the chain cache path must stay silent too. */
-Test(ABAB_consistent, spin, ST_OPTS)
+UIRQ_TEST(ABAB_consistent, spin, ST_OPTS)
 {
 	for (int i = 0; i < 3; i++) {
 		LOCK_UNLOCK_2(A, B);
@@ -297,23 +297,23 @@ Test(ABAB_consistent, spin, ST_OPTS)
  * distinct problem once: repeating the same ABBA stays at one report, a
  * second, different cycle is reported on its own.
  */
-Test(after_report, same_problem_once, ST_OPTS)
+UIRQ_TEST(after_report, same_problem_once, ST_OPTS)
 {
 	for (int i = 0; i < 3; i++)
 		ABBA_events();
 	st_expect_failure(UIRQ_REPORT_CIRCULAR);
 }
 
-Test(after_report, next_problem_reported, ST_OPTS)
+UIRQ_TEST(after_report, next_problem_reported, ST_OPTS)
 {
 	ABBA_events();
 	LOCK_UNLOCK_2(C, D);
 	LOCK_UNLOCK_2(D, C);
-	cr_assert_eq(st_nreports, 2, "a second, different cycle must be reported too (got %d)",
+	assert_eq(st_nreports, 2, "a second, different cycle must be reported too (got %d)",
 		     st_nreports);
-	cr_assert_eq(st_reports[0].kind, UIRQ_REPORT_CIRCULAR);
-	cr_assert_eq(st_reports[1].kind, UIRQ_REPORT_CIRCULAR);
-	cr_assert(strstr(st_reports[1].text, "lock_C") && strstr(st_reports[1].text, "lock_D"),
+	assert_eq(st_reports[0].kind, UIRQ_REPORT_CIRCULAR);
+	assert_eq(st_reports[1].kind, UIRQ_REPORT_CIRCULAR);
+	assert_true(strstr(st_reports[1].text, "lock_C") && strstr(st_reports[1].text, "lock_D"),
 		  "the second report is about C and D");
 }
 
@@ -324,9 +324,9 @@ Test(after_report, next_problem_reported, ST_OPTS)
  * normally acquired lock (check_prevs_add), because that one's own edges do
  * not cover what was trylocked above it.
  */
-Test(trylock_prev, trylock_is_a_prev, ST_OPTS)
+UIRQ_TEST(trylock_prev, trylock_is_a_prev, ST_OPTS)
 {
-	cr_assert(uirq_spin_trylock(&st_A.spin));
+	assert_true(uirq_spin_trylock(&st_A.spin));
 	L(B);			/* records A -> B */
 	U(B);
 	U(A);
@@ -337,10 +337,10 @@ Test(trylock_prev, trylock_is_a_prev, ST_OPTS)
 	st_expect_failure(UIRQ_REPORT_CIRCULAR);
 }
 
-Test(trylock_prev, walk_past_trylock_to_first_normal_lock, ST_OPTS)
+UIRQ_TEST(trylock_prev, walk_past_trylock_to_first_normal_lock, ST_OPTS)
 {
 	L(A);
-	cr_assert(uirq_spin_trylock(&st_B.spin));
+	assert_true(uirq_spin_trylock(&st_B.spin));
 	L(C);			/* records B -> C and A -> C */
 	U(C);
 	U(B);
@@ -353,7 +353,7 @@ Test(trylock_prev, walk_past_trylock_to_first_normal_lock, ST_OPTS)
 }
 
 /* Subclasses are classes of their own: inverting them is a real ABBA. */
-Test(AA_nested, inverted_subclasses, ST_OPTS)
+UIRQ_TEST(AA_nested, inverted_subclasses, ST_OPTS)
 {
 	L(X1);
 	uirq_spin_lock_nested(&st_X2.spin, 1);	/* X/0 -> X/1 */

@@ -185,7 +185,7 @@ static void CD(void) { LOCK_UNLOCK_2(C, D); }
 
 /* A safe, C unsafe, then A -> B, then B -> C closes safe -> unsafe. */
 #define CHAIN3_S2U(type, ST, check)						\
-	Test(safe_unsafe_chain3, type, ST_OPTS)					\
+	UIRQ_TEST(safe_unsafe_chain3, type, ST_OPTS)					\
 	{									\
 		st_use(ST);							\
 		make_A_safe();							\
@@ -200,7 +200,7 @@ CHAIN3_S2U(rlock, ST_RLOCK, st_expect_success())
 
 /* A -> B -> C -> D with A safe and D unsafe, the last edge closes it. */
 #define CHAIN4_S2U(type, ST, check)						\
-	Test(safe_unsafe_chain4, type, ST_OPTS)					\
+	UIRQ_TEST(safe_unsafe_chain4, type, ST_OPTS)					\
 	{									\
 		st_use(ST);							\
 		make_A_safe();							\
@@ -216,7 +216,7 @@ CHAIN4_S2U(rlock, ST_RLOCK, st_expect_success())
 
 /* A -> B -> C recorded, C unsafe, then A becomes safe: forward search. */
 #define CHAIN3_INV_FWD(type, ST, check)						\
-	Test(irq_inversion_chain3_forward, type, ST_OPTS)			\
+	UIRQ_TEST(irq_inversion_chain3_forward, type, ST_OPTS)			\
 	{									\
 		st_use(ST);							\
 		dep(AB);							\
@@ -231,7 +231,7 @@ CHAIN3_INV_FWD(rlock, ST_RLOCK, st_expect_success())
 
 /* A -> B -> C recorded, A safe, then C becomes unsafe: backward search. */
 #define CHAIN3_INV_BWD(type, ST, check)						\
-	Test(irq_inversion_chain3_backward, type, ST_OPTS)			\
+	UIRQ_TEST(irq_inversion_chain3_backward, type, ST_OPTS)			\
 	{									\
 		st_use(ST);							\
 		dep(AB);							\
@@ -248,7 +248,7 @@ CHAIN3_INV_BWD(rlock, ST_RLOCK, st_expect_success())
  * The consistent pattern must stay silent: an irq-safe lock always taken
  * with irqs off (spin_lock_irqsave) in process context, and in the irq.
  */
-Test(irqsafe_consistent, spin_irqsave, ST_OPTS)
+UIRQ_TEST(irqsafe_consistent, spin_irqsave, ST_OPTS)
 {
 	unsigned long flags;
 
@@ -264,7 +264,7 @@ Test(irqsafe_consistent, spin_irqsave, ST_OPTS)
 		uirq_spin_lock_irq(&st_B.spin);
 		uirq_spin_unlock_irq(&st_B.spin);
 	}
-	cr_assert(!uirq_irqs_disabled());
+	assert_true(!uirq_irqs_disabled());
 	st_expect_success();
 }
 
@@ -285,7 +285,7 @@ ST_PERM2(irqsafe1_read_in_irq, write_irqs_on, ST_WLOCK, rd_in_irq, wr_irqs_on, S
  * while the simulated interrupt takes Q records no P -> Q dependency and
  * nothing is reported.
  */
-Test(irq_context, no_dependency_across_irq_entry, ST_OPTS)
+UIRQ_TEST(irq_context, no_dependency_across_irq_entry, ST_OPTS)
 {
 	struct uirq_lockdep_stats before, after;
 
@@ -297,7 +297,7 @@ Test(irq_context, no_dependency_across_irq_entry, ST_OPTS)
 	IRQ_EXIT();
 	U(A);
 	uirq_lockdep_get_stats(&after);
-	cr_assert_eq(after.dependencies, before.dependencies,
+	assert_eq(after.dependencies, before.dependencies,
 		     "an irq's lock must not depend on the interrupted context's locks");
 	st_expect_success();
 }
@@ -308,7 +308,7 @@ Test(irq_context, no_dependency_across_irq_entry, ST_OPTS)
  * irq-safe; taking the very same chain with interrupts on must still mark B
  * HARDIRQ-ON and find the inconsistency.
  */
-Test(chaincache_usage, irqs_on_after_cached_irqs_off, ST_OPTS)
+UIRQ_TEST(chaincache_usage, irqs_on_after_cached_irqs_off, ST_OPTS)
 {
 	IRQ_DISABLE();
 	L(A); L(B); U(B); U(A);
@@ -321,23 +321,23 @@ Test(chaincache_usage, irqs_on_after_cached_irqs_off, ST_OPTS)
 }
 
 /* The same in the other direction: the cached chain is then taken in irq. */
-Test(chaincache_usage, in_irq_after_cached_irqs_on, ST_OPTS)
+UIRQ_TEST(chaincache_usage, in_irq_after_cached_irqs_on, ST_OPTS)
 {
 	L(A); L(B); U(B); U(A);		/* A, B: HARDIRQ-ON */
 	IRQ_ENTER();
 	L(A); L(B); U(B); U(A);		/* same classes in irq: IN-HARDIRQ */
 	IRQ_EXIT();
 	/* A's inconsistency first (the kernel stops there); B's is a second one */
-	cr_assert_geq(st_nreports, 1, "the cached chain in irq hid the inconsistency");
-	cr_assert_eq(st_reports[0].kind, UIRQ_REPORT_INCONSISTENT, "first report: %s",
+	assert_ge(st_nreports, 1, "the cached chain in irq hid the inconsistency");
+	assert_eq(st_reports[0].kind, UIRQ_REPORT_INCONSISTENT, "first report: %s",
 		     st_kind_name(st_reports[0].kind));
-	cr_assert(strstr(st_reports[0].text, "(lock_A)"), "A is marked first:\n%s",
+	assert_true(strstr(st_reports[0].text, "(lock_A)"), "A is marked first:\n%s",
 		  st_reports[0].text);
 	for (int i = 1; i < st_nreports; i++) {
-		cr_assert(st_reports[i].kind != UIRQ_REPORT_INCONSISTENT ||
+		assert_true(st_reports[i].kind != UIRQ_REPORT_INCONSISTENT ||
 			  strstr(st_reports[i].text, "(lock_B)"),
 			  "a second inconsistency can only be B's:\n%s", st_reports[i].text);
-		cr_assert(ST_BIT(st_reports[i].kind) & (ST_BIT(UIRQ_REPORT_INCONSISTENT) |
+		assert_true(ST_BIT(st_reports[i].kind) & (ST_BIT(UIRQ_REPORT_INCONSISTENT) |
 			  ST_BIT(UIRQ_REPORT_SAFE_TO_UNSAFE) | ST_BIT(UIRQ_REPORT_IRQ_INVERSION)),
 			  "unexpected %s", st_kind_name(st_reports[i].kind));
 	}
@@ -348,7 +348,7 @@ Test(chaincache_usage, in_irq_after_cached_irqs_on, ST_OPTS)
  * learnt in an interrupt and B -> A in process context (irqs off, so both
  * locks stay irq-consistent) is a plain ABBA.
  */
-Test(ABBA_irq, irq_then_process, ST_OPTS)
+UIRQ_TEST(ABBA_irq, irq_then_process, ST_OPTS)
 {
 	IRQ_ENTER();
 	LOCK_UNLOCK_2(A, B);
@@ -363,7 +363,7 @@ Test(ABBA_irq, irq_then_process, ST_OPTS)
  * An interrupt that read-locks the rwlock its own CPU already read-holds
  * (irqs on) is the case recursive readers exist for: no report.
  */
-Test(irq_read_recursion_nested, same_thread, ST_OPTS)
+UIRQ_TEST(irq_read_recursion_nested, same_thread, ST_OPTS)
 {
 	RL(A);
 	IRQ_ENTER();

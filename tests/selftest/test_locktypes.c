@@ -72,37 +72,37 @@ static void run_threads(void *(*fn)(void *))
 
 	counter = 0;
 	for (int i = 0; i < NTHREADS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, fn, NULL), 0);
+		assert_eq(pthread_create(&t[i], NULL, fn, NULL), 0);
 	for (int i = 0; i < NTHREADS; i++)
-		cr_assert_eq(pthread_join(t[i], NULL), 0);
-	cr_assert_eq(counter, (long)NTHREADS * NITER, "lost updates: %ld of %ld", counter,
+		assert_eq(pthread_join(t[i], NULL), 0);
+	assert_eq(counter, (long)NTHREADS * NITER, "lost updates: %ld of %ld", counter,
 		     (long)NTHREADS * NITER);
 }
 
-Test(mutual_exclusion, spin, ST_OPTS)
+UIRQ_TEST(mutual_exclusion, spin, ST_OPTS)
 {
 	uirq_spin_lock_init(&spin);
 	run_threads(spin_worker);
-	cr_assert(!uirq_spin_is_locked(&spin));
+	assert_true(!uirq_spin_is_locked(&spin));
 	st_expect_success();
 }
 
-Test(mutual_exclusion, spin_irqsave, ST_OPTS)
+UIRQ_TEST(mutual_exclusion, spin_irqsave, ST_OPTS)
 {
 	uirq_spin_lock_init(&spin);
 	run_threads(spin_irqsave_worker);
 	st_expect_success();
 }
 
-Test(mutual_exclusion, mutex, ST_OPTS)
+UIRQ_TEST(mutual_exclusion, mutex, ST_OPTS)
 {
 	uirq_mutex_init(&mutex);
 	run_threads(mutex_worker);
-	cr_assert(!uirq_mutex_is_locked(&mutex));
+	assert_true(!uirq_mutex_is_locked(&mutex));
 	st_expect_success();
 }
 
-Test(mutual_exclusion, rwlock_write, ST_OPTS)
+UIRQ_TEST(mutual_exclusion, rwlock_write, ST_OPTS)
 {
 	uirq_rwlock_init(&rw);
 	run_threads(write_worker);
@@ -140,7 +140,7 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-Test(readers, concurrent, ST_OPTS)
+UIRQ_TEST(readers, concurrent, ST_OPTS)
 {
 	pthread_t t[NTHREADS];
 	bool all_in;
@@ -150,114 +150,114 @@ Test(readers, concurrent, ST_OPTS)
 	atomic_store(&readers_in, 0);
 	atomic_store(&release_readers, 0);
 	for (int i = 0; i < NTHREADS; i++)
-		cr_assert_eq(pthread_create(&t[i], NULL, reader, NULL), 0);
+		assert_eq(pthread_create(&t[i], NULL, reader, NULL), 0);
 	all_in = wait_for(&readers_in, NTHREADS, 5000);
 	writer_got_in = uirq_write_trylock(&rw);
 	if (writer_got_in)
 		uirq_write_unlock(&rw);
 	atomic_store(&release_readers, 1);
 	for (int i = 0; i < NTHREADS; i++)
-		cr_assert_eq(pthread_join(t[i], NULL), 0);
-	cr_assert(all_in, "only %d of %d readers got in together", atomic_load(&readers_in),
+		assert_eq(pthread_join(t[i], NULL), 0);
+	assert_true(all_in, "only %d of %d readers got in together", atomic_load(&readers_in),
 		  NTHREADS);
-	cr_assert(!writer_got_in, "a writer got in beside readers");
+	assert_true(!writer_got_in, "a writer got in beside readers");
 	/* all gone: the write side is free again and excludes readers */
-	cr_assert(uirq_write_trylock(&rw));
-	cr_assert(!uirq_read_trylock(&rw), "a reader got in beside a writer");
+	assert_true(uirq_write_trylock(&rw));
+	assert_true(!uirq_read_trylock(&rw), "a reader got in beside a writer");
 	uirq_write_unlock(&rw);
-	cr_assert(uirq_read_trylock(&rw));
+	assert_true(uirq_read_trylock(&rw));
 	uirq_read_unlock(&rw);
 	st_expect_success();
 }
 
 /* ---- context effects -------------------------------------------------- */
 
-Test(context, spin_lock_irqsave_disables_and_restores, ST_OPTS)
+UIRQ_TEST(context, spin_lock_irqsave_disables_and_restores, ST_OPTS)
 {
 	unsigned long flags;
 
 	uirq_spin_lock_init(&spin);
-	cr_assert(!uirq_irqs_disabled());
+	assert_true(!uirq_irqs_disabled());
 	uirq_spin_lock_irqsave(&spin, flags);
-	cr_assert(uirq_irqs_disabled(), "spin_lock_irqsave left interrupts on");
-	cr_assert(!uirq_irqs_disabled_flags(flags), "flags must record 'were enabled'");
-	cr_assert(uirq_in_atomic());
+	assert_true(uirq_irqs_disabled(), "spin_lock_irqsave left interrupts on");
+	assert_true(!uirq_irqs_disabled_flags(flags), "flags must record 'were enabled'");
+	assert_true(uirq_in_atomic());
 	uirq_spin_unlock_irqrestore(&spin, flags);
-	cr_assert(!uirq_irqs_disabled(), "irqrestore did not re-enable interrupts");
-	cr_assert(!uirq_in_atomic());
+	assert_true(!uirq_irqs_disabled(), "irqrestore did not re-enable interrupts");
+	assert_true(!uirq_in_atomic());
 	st_expect_success();
 }
 
-Test(context, irqrestore_keeps_disabled_when_they_were, ST_OPTS)
+UIRQ_TEST(context, irqrestore_keeps_disabled_when_they_were, ST_OPTS)
 {
 	unsigned long outer, inner;
 
 	uirq_spin_lock_init(&spin);
 	outer = uirq_local_irq_save();
 	uirq_spin_lock_irqsave(&spin, inner);
-	cr_assert(uirq_irqs_disabled_flags(inner));
+	assert_true(uirq_irqs_disabled_flags(inner));
 	uirq_spin_unlock_irqrestore(&spin, inner);
-	cr_assert(uirq_irqs_disabled(), "restore must keep interrupts off");
+	assert_true(uirq_irqs_disabled(), "restore must keep interrupts off");
 	uirq_local_irq_restore(outer);
-	cr_assert(!uirq_irqs_disabled());
+	assert_true(!uirq_irqs_disabled());
 	st_expect_success();
 }
 
-Test(context, spin_lock_irq, ST_OPTS)
+UIRQ_TEST(context, spin_lock_irq, ST_OPTS)
 {
 	uirq_spin_lock_init(&spin);
 	uirq_spin_lock_irq(&spin);
-	cr_assert(uirq_irqs_disabled());
-	cr_assert(uirq_in_atomic());
+	assert_true(uirq_irqs_disabled());
+	assert_true(uirq_in_atomic());
 	uirq_spin_unlock_irq(&spin);
-	cr_assert(!uirq_irqs_disabled());
-	cr_assert(!uirq_in_atomic());
+	assert_true(!uirq_irqs_disabled());
+	assert_true(!uirq_in_atomic());
 	st_expect_success();
 }
 
-Test(context, spin_lock_raises_preempt_count, ST_OPTS)
+UIRQ_TEST(context, spin_lock_raises_preempt_count, ST_OPTS)
 {
 	unsigned int base = uirq_preempt_count();
 
 	uirq_spin_lock_init(&spin);
-	cr_assert(!uirq_in_atomic());
+	assert_true(!uirq_in_atomic());
 	uirq_spin_lock(&spin);
-	cr_assert(uirq_in_atomic(), "a held spinlock must make the context atomic");
-	cr_assert_eq(uirq_preempt_count(), base + 1);
-	cr_assert(!uirq_irqs_disabled(), "plain spin_lock must not touch interrupts");
+	assert_true(uirq_in_atomic(), "a held spinlock must make the context atomic");
+	assert_eq(uirq_preempt_count(), base + 1);
+	assert_true(!uirq_irqs_disabled(), "plain spin_lock must not touch interrupts");
 	uirq_spin_unlock(&spin);
-	cr_assert(!uirq_in_atomic());
-	cr_assert_eq(uirq_preempt_count(), base);
+	assert_true(!uirq_in_atomic());
+	assert_eq(uirq_preempt_count(), base);
 	st_expect_success();
 }
 
-Test(context, rwlock_raises_preempt_count, ST_OPTS)
+UIRQ_TEST(context, rwlock_raises_preempt_count, ST_OPTS)
 {
 	uirq_rwlock_init(&rw);
 	uirq_read_lock(&rw);
-	cr_assert(uirq_in_atomic());
+	assert_true(uirq_in_atomic());
 	uirq_read_unlock(&rw);
-	cr_assert(!uirq_in_atomic());
+	assert_true(!uirq_in_atomic());
 	uirq_write_lock(&rw);
-	cr_assert(uirq_in_atomic());
+	assert_true(uirq_in_atomic());
 	uirq_write_unlock(&rw);
-	cr_assert(!uirq_in_atomic());
+	assert_true(!uirq_in_atomic());
 	st_expect_success();
 }
 
-Test(context, mutex_is_not_atomic, ST_OPTS)
+UIRQ_TEST(context, mutex_is_not_atomic, ST_OPTS)
 {
 	uirq_mutex_init(&mutex);
 	uirq_mutex_lock(&mutex);
-	cr_assert(!uirq_in_atomic());
-	cr_assert(uirq_mutex_is_locked(&mutex));
+	assert_true(!uirq_in_atomic());
+	assert_true(uirq_mutex_is_locked(&mutex));
 	uirq_mutex_unlock(&mutex);
-	cr_assert(!uirq_mutex_is_locked(&mutex));
+	assert_true(!uirq_mutex_is_locked(&mutex));
 	st_expect_success();
 }
 
 /* A mutex (which may sleep) taken while a spinlock is held: might_sleep(). */
-Test(context, mutex_under_spinlock_might_sleep, ST_OPTS)
+UIRQ_TEST(context, mutex_under_spinlock_might_sleep, ST_OPTS)
 {
 	uirq_spin_lock_init(&spin);
 	uirq_mutex_init(&mutex);
@@ -269,7 +269,7 @@ Test(context, mutex_under_spinlock_might_sleep, ST_OPTS)
 }
 
 /* ... and with interrupts disabled, and in hard-irq context. */
-Test(context, mutex_with_irqs_off_might_sleep, ST_OPTS)
+UIRQ_TEST(context, mutex_with_irqs_off_might_sleep, ST_OPTS)
 {
 	uirq_mutex_init(&mutex);
 	uirq_local_irq_disable();
@@ -279,7 +279,7 @@ Test(context, mutex_with_irqs_off_might_sleep, ST_OPTS)
 	st_expect_failure(UIRQ_REPORT_SLEEP_INVALID);
 }
 
-Test(context, mutex_in_hardirq_might_sleep, ST_OPTS)
+UIRQ_TEST(context, mutex_in_hardirq_might_sleep, ST_OPTS)
 {
 	uirq_mutex_init(&mutex);
 	uirq_local_irq_disable();

@@ -17,19 +17,19 @@ static const struct st_record *only(enum uirq_lockdep_report_kind kind)
 
 static void has(const struct st_record *r, const char *needle)
 {
-	cr_assert(r->text && strstr(r->text, needle), "report text lacks \"%s\":\n%s", needle,
+	assert_true(r->text && strstr(r->text, needle), "report text lacks \"%s\":\n%s", needle,
 		  r->text ? r->text : "(null)");
 }
 
 static void headline_is(const struct st_record *r, const char *headline)
 {
-	cr_assert(r->headline, "no headline");
-	cr_assert_str_eq(r->headline, headline);
+	assert_true(r->headline, "no headline");
+	assert_str_eq(r->headline, headline);
 	has(r, headline);
 }
 
 /* ABBA on spinlocks: the circular report names both classes and draws it. */
-Test(report_text, circular, ST_OPTS)
+UIRQ_TEST(report_text, circular, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -52,7 +52,7 @@ Test(report_text, circular, ST_OPTS)
 }
 
 /* A three-lock cycle: every class of the cycle is in the chain. */
-Test(report_text, circular_three, ST_OPTS)
+UIRQ_TEST(report_text, circular_three, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -69,7 +69,7 @@ Test(report_text, circular_three, ST_OPTS)
 }
 
 /* The scenario table for mutexes uses the mutex class names. */
-Test(report_text, circular_mutex, ST_OPTS)
+UIRQ_TEST(report_text, circular_mutex, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -83,7 +83,7 @@ Test(report_text, circular_mutex, ST_OPTS)
 	has(r, "lock(mutex_B);");
 }
 
-Test(report_text, recursive, ST_OPTS)
+UIRQ_TEST(report_text, recursive, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -102,7 +102,7 @@ Test(report_text, recursive, ST_OPTS)
 }
 
 /* IN-HARDIRQ-W first, then HARDIRQ-ON-W: the usage pair in that order. */
-Test(report_text, inconsistent_in_irq_then_on, ST_OPTS)
+UIRQ_TEST(report_text, inconsistent_in_irq_then_on, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -120,7 +120,7 @@ Test(report_text, inconsistent_in_irq_then_on, ST_OPTS)
 	has(r, "lock(lock_A);");
 }
 
-Test(report_text, inconsistent_on_then_in_irq, ST_OPTS)
+UIRQ_TEST(report_text, inconsistent_on_then_in_irq, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -136,7 +136,7 @@ Test(report_text, inconsistent_on_then_in_irq, ST_OPTS)
 }
 
 /* A write lock in irq against readers with irqs on: the _R usage appears. */
-Test(report_text, inconsistent_read_usage, ST_OPTS)
+UIRQ_TEST(report_text, inconsistent_read_usage, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -152,7 +152,7 @@ Test(report_text, inconsistent_read_usage, ST_OPTS)
 	has(r, "rwlock_A");
 }
 
-Test(report_text, safe_to_unsafe, ST_OPTS)
+UIRQ_TEST(report_text, safe_to_unsafe, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -175,7 +175,7 @@ Test(report_text, safe_to_unsafe, ST_OPTS)
 	has(r, "lock(lock_B);");
 }
 
-Test(report_text, irq_inversion, ST_OPTS)
+UIRQ_TEST(report_text, irq_inversion, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -198,7 +198,7 @@ Test(report_text, irq_inversion, ST_OPTS)
 	has(r, "lock(lock_B);");
 }
 
-Test(report_text, bad_unlock, ST_OPTS)
+UIRQ_TEST(report_text, bad_unlock, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -211,7 +211,7 @@ Test(report_text, bad_unlock, ST_OPTS)
 	has(r, "but there are no more locks to release!");
 }
 
-Test(report_text, held_freed, ST_OPTS)
+UIRQ_TEST(report_text, held_freed, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -224,7 +224,7 @@ Test(report_text, held_freed, ST_OPTS)
 }
 
 /* A mutex under a spinlock: might_sleep()'s report, not a lockdep one. */
-Test(report_text, sleep_invalid, ST_OPTS)
+UIRQ_TEST(report_text, sleep_invalid, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -233,8 +233,8 @@ Test(report_text, sleep_invalid, ST_OPTS)
 	MU(B);
 	U(A);
 	r = only(UIRQ_REPORT_SLEEP_INVALID);
-	cr_assert(r->headline);
-	cr_assert(!strncmp(r->headline, "BUG: sleeping function called from invalid context at ",
+	assert_true(r->headline);
+	assert_true(!strncmp(r->headline, "BUG: sleeping function called from invalid context at ",
 			   strlen("BUG: sleeping function called from invalid context at ")),
 		  "headline: %s", r->headline);
 	has(r, "BUG: sleeping function called from invalid context at ");
@@ -247,7 +247,7 @@ Test(report_text, sleep_invalid, ST_OPTS)
  * The breadth-first search reports the shortest cycle: with both
  * A -> B -> C -> D and A -> D recorded, closing D -> A shows only A and D.
  */
-Test(report_text, circular_shortest, ST_OPTS)
+UIRQ_TEST(report_text, circular_shortest, ST_OPTS)
 {
 	const struct st_record *r;
 
@@ -259,6 +259,6 @@ Test(report_text, circular_shortest, ST_OPTS)
 	r = only(UIRQ_REPORT_CIRCULAR);
 	has(r, "lock_A");
 	has(r, "lock_D");
-	cr_assert(!strstr(r->text, "lock_B") && !strstr(r->text, "lock_C"),
+	assert_true(!strstr(r->text, "lock_B") && !strstr(r->text, "lock_C"),
 		  "the shortest cycle is A -> D -> A, not the one through B and C:\n%s", r->text);
 }

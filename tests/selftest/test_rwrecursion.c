@@ -20,7 +20,7 @@
 #include "selftest.h"
 
 /* read after read of one class (same instance or two): no deadlock. */
-Test(rlock_AA1, same_instance, ST_OPTS)
+UIRQ_TEST(rlock_AA1, same_instance, ST_OPTS)
 {
 	RL(X1);
 	RL(X1);		/* a reader recursing on its own lock: fine */
@@ -29,7 +29,7 @@ Test(rlock_AA1, same_instance, ST_OPTS)
 	st_expect_success();
 }
 
-Test(rlock_AA1B, two_instances, ST_OPTS)
+UIRQ_TEST(rlock_AA1B, two_instances, ST_OPTS)
 {
 	RL(X1);
 	RL(X2);		/* two readers of class X: fine */
@@ -39,7 +39,7 @@ Test(rlock_AA1B, two_instances, ST_OPTS)
 }
 
 /* read then write of one class: the writer waits for our own reader. */
-Test(rlock_AA2, read_then_write, ST_OPTS)
+UIRQ_TEST(rlock_AA2, read_then_write, ST_OPTS)
 {
 	RL(X1);
 	WL(X2);		/* the kernel fails here: recursive locking */
@@ -49,7 +49,7 @@ Test(rlock_AA2, read_then_write, ST_OPTS)
 }
 
 /* write then read of one class: the reader waits for our own writer. */
-Test(rlock_AA3, write_then_read, ST_OPTS)
+UIRQ_TEST(rlock_AA3, write_then_read, ST_OPTS)
 {
 	WL(X1);
 	RL(X2);		/* the kernel fails here: recursive locking */
@@ -63,7 +63,7 @@ Test(rlock_AA3, write_then_read, ST_OPTS)
  * X -(SN)-> Y -(EN)-> X has no R end at all, so it is strong: CPU1's
  * writer waits for CPU0's reader, CPU0 waits for Y held by CPU1.  Deadlock.
  */
-Test(rlock_ABBA1, read_lock_vs_lock_write, ST_OPTS)
+UIRQ_TEST(rlock_ABBA1, read_lock_vs_lock_write, ST_OPTS)
 {
 	RL(X1);
 	L(Y1);
@@ -83,7 +83,7 @@ Test(rlock_ABBA1, read_lock_vs_lock_write, ST_OPTS)
  * start of X -> Y, so it is not strong: CPU1's reader gets in beside CPU0's
  * reader.  No deadlock.
  */
-Test(rlock_ABBA2, read_lock_vs_lock_read, ST_OPTS)
+UIRQ_TEST(rlock_ABBA2, read_lock_vs_lock_read, ST_OPTS)
 {
 	RL(X1);
 	L(Y1);
@@ -98,7 +98,7 @@ Test(rlock_ABBA2, read_lock_vs_lock_read, ST_OPTS)
 }
 
 /* write_lock(X); lock(Y)   vs   lock(Y); write_lock(X): plain ABBA. */
-Test(rlock_ABBA3, write_lock_vs_lock_write, ST_OPTS)
+UIRQ_TEST(rlock_ABBA3, write_lock_vs_lock_write, ST_OPTS)
 {
 	WL(X1);
 	L(Y1);
@@ -117,7 +117,7 @@ Test(rlock_ABBA3, write_lock_vs_lock_write, ST_OPTS)
  * validated and cached as harmless, Y -> write X (same classes, same order)
  * is a new question and closes the deadlock of rlock_ABBA1.
  */
-Test(rlock_chaincache_ABBA1, cached_read_then_write, ST_OPTS)
+UIRQ_TEST(rlock_chaincache_ABBA1, cached_read_then_write, ST_OPTS)
 {
 	RL(X1);
 	L(Y1);
@@ -186,7 +186,7 @@ ST_PERM3(W1R2_R2R3_W3W1, rlock, ST_RLOCK, w1r2, r2r3, w3w1, ST_OK)
  * CPU0 read-holds Y and wants X for write, CPU1 write-holds X and wants Y
  * for write, which waits for CPU0's reader.  The edge must remember both.
  */
-Test(rlock_multi_dep, read_edge_then_write_edge, ST_OPTS)
+UIRQ_TEST(rlock_multi_dep, read_edge_then_write_edge, ST_OPTS)
 {
 	RL(X1); RL(Y1); RU(Y1); RU(X1);	/* X -(SR)-> Y */
 	WL(X1); WL(Y1); WU(Y1); WU(X1);	/* X -(EN)-> Y, same pair of classes */
@@ -198,7 +198,7 @@ Test(rlock_multi_dep, read_edge_then_write_edge, ST_OPTS)
 }
 
 /* The same pair learnt the other way round: still a deadlock. */
-Test(rlock_multi_dep, write_edge_then_read_edge, ST_OPTS)
+UIRQ_TEST(rlock_multi_dep, write_edge_then_read_edge, ST_OPTS)
 {
 	WL(X1); WL(Y1); WU(Y1); WU(X1);	/* X -(EN)-> Y */
 	RL(X1); RL(Y1); RU(Y1); RU(X1);	/* X -(SR)-> Y */
@@ -210,7 +210,7 @@ Test(rlock_multi_dep, write_edge_then_read_edge, ST_OPTS)
 }
 
 /* Only the read edge: Y -(SN)-> X after X -(SR)-> Y is not strong. */
-Test(rlock_multi_dep, read_edge_only, ST_OPTS)
+UIRQ_TEST(rlock_multi_dep, read_edge_only, ST_OPTS)
 {
 	RL(X1); RL(Y1); RU(Y1); RU(X1);	/* X -(SR)-> Y */
 	RL(Y1);

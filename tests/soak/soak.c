@@ -1152,7 +1152,7 @@ static unsigned long env_ulong(const char *name, unsigned long def)
 	return *end || !n ? def : n;
 }
 
-Test(soak, conservation_under_churn, .timeout = 150)
+UIRQ_TEST(soak, conservation_under_churn, .timeout = 150)
 {
 	struct soak_config cfg = {
 		.edges = env_ulong("UIRQ_SOAK_EDGES", SOAK_SHORT_EDGES),
@@ -1164,7 +1164,7 @@ Test(soak, conservation_under_churn, .timeout = 150)
 	};
 	int failures = soak_run(&cfg, stderr);
 
-	cr_assert_eq(failures, 0, "%d failure(s): %s", failures, fail_text);
+	assert_eq(failures, 0, "%d failure(s): %s", failures, fail_text);
 }
 
 #endif

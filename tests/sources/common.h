@@ -32,10 +32,10 @@ static inline void start_cpus(unsigned int n)
 	struct uirq_cpu_config cfg = { .nr_cpus = n };	/* zero-initialised: nothing pinned */
 
 	uirq_lockdep_set_report_handler(count_report, NULL);
-	cr_assert(uirq_lockdep_enabled() || !UIRQ_CONFIG_LOCKDEP, "lockdep must be on");
+	assert_true(uirq_lockdep_enabled() || !UIRQ_CONFIG_LOCKDEP, "lockdep must be on");
 	int ret = uirq_cpus_start(&cfg);
 
-	cr_assert_eq(ret, 0, "uirq_cpus_start: %d", ret);
+	assert_eq(ret, 0, "uirq_cpus_start: %d", ret);
 }
 
 static inline void setup1(void) { start_cpus(1); }
@@ -45,7 +45,7 @@ static inline void setup2(void) { start_cpus(2); }
 static inline void teardown(void)
 {
 	uirq_cpus_stop();
-	cr_assert_eq(atomic_load(&lockdep_reports), 0, "lockdep reported %d problem(s)",
+	assert_eq(atomic_load(&lockdep_reports), 0, "lockdep reported %d problem(s)",
 		     atomic_load(&lockdep_reports));
 }
 

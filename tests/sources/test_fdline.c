@@ -17,7 +17,7 @@ static struct uirq_fd_line_stats stats(void)
 {
 	struct uirq_fd_line_stats st;
 
-	cr_assert_eq(uirq_fd_line_get_stats(line, &st), 0);
+	assert_eq(uirq_fd_line_get_stats(line, &st), 0);
 	return st;
 }
 
@@ -66,7 +66,7 @@ static void run_writers(int nthreads, int n)
 		pthread_create(&t[i], NULL, write_events, &w);
 	for (int i = 0; i < nthreads; i++)
 		pthread_join(t[i], NULL);
-	cr_assert_eq(atomic_load(&write_errors), 0);
+	assert_eq(atomic_load(&write_errors), 0);
 }
 
 static void eventfd_conserved(unsigned int type)
@@ -74,30 +74,30 @@ static void eventfd_conserved(unsigned int type)
 	enum { N = 20000 };
 	int irq = uirq_eventfd_line_create(-1, type, &line);
 
-	cr_assert_gt(irq, 0, "create: %d", irq);
-	cr_assert_eq(uirq_fd_line_irq(line), (unsigned int)irq);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "efd", line), 0);
+	assert_gt(irq, 0, "create: %d", irq);
+	assert_eq(uirq_fd_line_irq(line), (unsigned int)irq);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "efd", line), 0);
 	run_writers(2, N / 2);
-	cr_assert(WAIT_UNTIL(stats().events == N && (unsigned long)atomic_load(&handled) == stats().acks, 5000),
+	assert_true(WAIT_UNTIL(stats().events == N && (unsigned long)atomic_load(&handled) == stats().acks, 5000),
 		  "events %lu acks %lu handled %d", stats().events, stats().acks, atomic_load(&handled));
 	usleep(SETTLE_MS * 1000);
 	struct uirq_fd_line_stats st = stats();
 
-	cr_assert_eq(st.events, (unsigned long)N);
-	cr_assert_eq(st.acks, (unsigned long)atomic_load(&handled));
-	cr_assert_eq((unsigned long)atomic_load(&handled) + st.merged, (unsigned long)N,
+	assert_eq(st.events, (unsigned long)N);
+	assert_eq(st.acks, (unsigned long)atomic_load(&handled));
+	assert_eq((unsigned long)atomic_load(&handled) + st.merged, (unsigned long)N,
 		     "handled %d + merged %lu == %d", atomic_load(&handled), st.merged, N);
-	cr_assert_eq(atomic_load(&counted), (unsigned long)N, "the handlers saw every write once");
-	cr_assert_str_eq(uirq_free_irq(irq, line), "efd");
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(atomic_load(&counted), (unsigned long)N, "the handlers saw every write once");
+	assert_str_eq(uirq_free_irq(irq, line), "efd");
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
-Test(fdline, eventfd_writes_conserved, .init = setup1, .fini = teardown, .timeout = 60)
+UIRQ_TEST(fdline, eventfd_writes_conserved, .init = setup1, .fini = teardown, .timeout = 60)
 {
 	eventfd_conserved(0);
 }
 
-Test(fdline, eventfd_level_type_conserved, .init = setup1, .fini = teardown, .timeout = 60)
+UIRQ_TEST(fdline, eventfd_level_type_conserved, .init = setup1, .fini = teardown, .timeout = 60)
 {
 	eventfd_conserved(UIRQ_TYPE_LEVEL_HIGH);
 }
@@ -107,101 +107,101 @@ static void eventfd_threaded(unsigned long flags)
 	enum { N = 5000 };
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
+	assert_gt(irq, 0);
 	/* The fd chip is oneshot-safe: handler NULL needs no ONESHOT. */
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, take_thread, flags, "efd-thr", line), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, take_thread, flags, "efd-thr", line), 0);
 	run_writers(1, N);
-	cr_assert(WAIT_UNTIL(atomic_load(&counted) == N, 5000), "counted %lu", atomic_load(&counted));
+	assert_true(WAIT_UNTIL(atomic_load(&counted) == N, 5000), "counted %lu", atomic_load(&counted));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&counted), (unsigned long)N);
-	cr_assert_eq(stats().events, (unsigned long)N);
-	cr_assert_leq((unsigned long)atomic_load(&handled), stats().acks, "a thread run per wake at most");
+	assert_eq(atomic_load(&counted), (unsigned long)N);
+	assert_eq(stats().events, (unsigned long)N);
+	assert_le((unsigned long)atomic_load(&handled), stats().acks, "a thread run per wake at most");
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
-Test(fdline, eventfd_threaded_take_count, .init = setup1, .fini = teardown, .timeout = 60)
+UIRQ_TEST(fdline, eventfd_threaded_take_count, .init = setup1, .fini = teardown, .timeout = 60)
 {
 	eventfd_threaded(0);
 }
 
-Test(fdline, eventfd_threaded_oneshot, .init = setup1, .fini = teardown, .timeout = 60)
+UIRQ_TEST(fdline, eventfd_threaded_oneshot, .init = setup1, .fini = teardown, .timeout = 60)
 {
 	eventfd_threaded(UIRQF_ONESHOT);
 }
 
-Test(fdline, eventfd_adopted, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, eventfd_adopted, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	int efd = eventfd(0, EFD_CLOEXEC);	/* blocking: the line switches it */
 	int irq = uirq_eventfd_line_create(efd, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_fd_line_fd(line), efd);
-	cr_assert(fcntl(efd, F_GETFL) & O_NONBLOCK);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "adopted", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_fd_line_fd(line), efd);
+	assert_true(fcntl(efd, F_GETFL) & O_NONBLOCK);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "adopted", line), 0);
 	uint64_t three = 3;
 
-	cr_assert_eq(write(efd, &three, sizeof(three)), (ssize_t)sizeof(three));
-	cr_assert(WAIT_UNTIL(atomic_load(&handled) == 1, 2000));
-	cr_assert_eq(atomic_load(&counted), 3UL);
-	cr_assert_eq(uirq_fd_line_last_count(line), 3UL);
-	cr_assert_eq(stats().merged, 2UL);
+	assert_eq(write(efd, &three, sizeof(three)), (ssize_t)sizeof(three));
+	assert_true(WAIT_UNTIL(atomic_load(&handled) == 1, 2000));
+	assert_eq(atomic_load(&counted), 3UL);
+	assert_eq(uirq_fd_line_last_count(line), 3UL);
+	assert_eq(stats().merged, 2UL);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
-	cr_assert_geq(fcntl(efd, F_GETFL), 0, "an adopted fd stays open");
+	assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_ge(fcntl(efd, F_GETFL), 0, "an adopted fd stays open");
 	close(efd);
 }
 
-Test(fdline, timerfd_periodic_counts_conserved, .init = setup1, .fini = teardown, .timeout = 30)
+UIRQ_TEST(fdline, timerfd_periodic_counts_conserved, .init = setup1, .fini = teardown, .timeout = 30)
 {
 	const uint64_t period = 2000000;	/* 2 ms */
 	int irq = uirq_timerfd_line_create(0, 0, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "tfd", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "tfd", line), 0);
 	double t0 = now_ms();
 
-	cr_assert_eq(uirq_timerfd_line_settime(line, period, period), 0, "arm");
+	assert_eq(uirq_timerfd_line_settime(line, period, period), 0, "arm");
 
 	usleep(200 * 1000);
-	cr_assert_eq(uirq_timerfd_line_settime(line, 0, 0), 0, "disarm");
+	assert_eq(uirq_timerfd_line_settime(line, 0, 0), 0, "disarm");
 	double elapsed = now_ms() - t0;
 
 	usleep(SETTLE_MS * 1000);
 	struct uirq_fd_line_stats st = stats();
 	double expect = elapsed / 2.0;
 
-	cr_assert_gt(atomic_load(&handled), 10, "fires periodically");
+	assert_gt(atomic_load(&handled), 10, "fires periodically");
 	/*
 	 * Never more expirations than the time allows.  Fewer only by what
 	 * disarming discards (timerfd_settime drops an unread count) or a
 	 * loaded host delays: the identities below are the exact checks.
 	 */
-	cr_assert(st.events <= expect + 2 && st.events >= expect / 2,
+	assert_true(st.events <= expect + 2 && st.events >= expect / 2,
 		  "%lu expirations in %.1f ms of a 2 ms timer", st.events, elapsed);
 	/* An expiry reported just as the disarm drops it is read empty: that once at most. */
-	cr_assert_leq(st.empty, 1UL, "%lu interrupts found the timer empty", st.empty);
-	cr_assert_eq((unsigned long)atomic_load(&handled), st.acks + st.empty);
-	cr_assert_eq(st.acks + st.merged, st.events);
-	cr_assert_eq(atomic_load(&counted), st.events);
+	assert_le(st.empty, 1UL, "%lu interrupts found the timer empty", st.empty);
+	assert_eq((unsigned long)atomic_load(&handled), st.acks + st.empty);
+	assert_eq(st.acks + st.merged, st.events);
+	assert_eq(atomic_load(&counted), st.events);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
-Test(fdline, timerfd_one_shot, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, timerfd_one_shot, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	int irq = uirq_timerfd_line_create(UIRQ_TYPE_LEVEL_HIGH, 5000000, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "tfd1", line), 0);
-	cr_assert(WAIT_UNTIL(atomic_load(&handled) == 1, 2000));
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "tfd1", line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&handled) == 1, 2000));
 	usleep(50 * 1000);
-	cr_assert_eq(atomic_load(&handled), 1);
-	cr_assert_eq(stats().events, 1UL);
-	cr_assert_eq(uirq_timerfd_line_settime(line, 1000000, 0), 0, "re-arm");
-	cr_assert(WAIT_UNTIL(atomic_load(&handled) == 2, 2000));
+	assert_eq(atomic_load(&handled), 1);
+	assert_eq(stats().events, 1UL);
+	assert_eq(uirq_timerfd_line_settime(line, 1000000, 0), 0, "re-arm");
+	assert_true(WAIT_UNTIL(atomic_load(&handled) == 2, 2000));
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
 static int cpu_of_last(unsigned int irq, unsigned long before[2])
@@ -212,57 +212,57 @@ static int cpu_of_last(unsigned int irq, unsigned long before[2])
 	return -1;
 }
 
-Test(fdline, affinity_move_delivers_on_new_cpu, .init = setup2, .fini = teardown, .timeout = 30)
+UIRQ_TEST(fdline, affinity_move_delivers_on_new_cpu, .init = setup2, .fini = teardown, .timeout = 30)
 {
-	cr_assert_eq(uirq_num_cpus(), 2);
+	assert_eq(uirq_num_cpus(), 2);
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "move", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "move", line), 0);
 	int expect = 1;
 
 	for (int round = 0; round < 6; round++) {
 		unsigned int target = (unsigned int)(round % 2);
 		unsigned long before[2] = { uirq_kstat_irqs_cpu(irq, 0), uirq_kstat_irqs_cpu(irq, 1) };
 
-		cr_assert_eq(uirq_irq_set_affinity(irq, 1ull << target), 0);
-		cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-		cr_assert(WAIT_UNTIL(atomic_load(&handled) == expect, 2000), "round %d", round);
-		cr_assert_eq(cpu_of_last(irq, before), (int)target, "round %d ran on CPU %d", round,
+		assert_eq(uirq_irq_set_affinity(irq, 1ull << target), 0);
+		assert_eq(uirq_eventfd_line_raise(line), 0);
+		assert_true(WAIT_UNTIL(atomic_load(&handled) == expect, 2000), "round %d", round);
+		assert_eq(cpu_of_last(irq, before), (int)target, "round %d ran on CPU %d", round,
 			     cpu_of_last(irq, before));
 		expect++;
 	}
-	cr_assert_eq(uirq_irq_set_affinity(irq, 1ull << 5), -EINVAL, "no such CPU");
-	cr_assert_eq(stats().events, 6UL);
+	assert_eq(uirq_irq_set_affinity(irq, 1ull << 5), -EINVAL, "no such CPU");
+	assert_eq(stats().events, 6UL);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
-Test(fdline, destroy_while_idle, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, destroy_while_idle, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	/* Never requested. */
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 
 	/* Requested, used, freed. */
 	irq = uirq_eventfd_line_create(-1, 0, &line);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "idle", line), 0);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "idle", line), 0);
 	for (int i = 0; i < 10; i++)
 		uirq_eventfd_line_raise(line);
-	cr_assert(WAIT_UNTIL(stats().events == 10, 2000));
-	cr_assert_eq(uirq_fd_line_destroy(line), -EBUSY, "a handler is installed");
+	assert_true(WAIT_UNTIL(stats().events == 10, 2000));
+	assert_eq(uirq_fd_line_destroy(line), -EBUSY, "a handler is installed");
 	uirq_free_irq(irq, line);
 	uirq_eventfd_line_raise(line);	/* nobody listens: harmless */
 	usleep(5000);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 
 	/* A running timer with no handler. */
 	irq = uirq_timerfd_line_create(0, 1000000, 1000000, &line);
-	cr_assert_gt(irq, 0);
+	assert_gt(irq, 0);
 	usleep(10 * 1000);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
 /* ---- the CPU's watch: direct delivery, one-shot state, nothing lost while disarmed ---- */
@@ -276,24 +276,24 @@ static uirq_irqreturn_t name_primary(int irq, void *dev)
 }
 
 /* Readiness runs the flow on the CPU that saw it: the CPU thread, in hard-irq context. */
-Test(fdline, readiness_runs_the_flow_on_the_cpu_thread, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, readiness_runs_the_flow_on_the_cpu_thread, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, name_primary, 0, "direct", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, name_primary, 0, "direct", line), 0);
 	for (int i = 1; i <= 100; i++) {
-		cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-		cr_assert(WAIT_UNTIL(atomic_load(&handled) == i, 2000), "write %d", i);
+		assert_eq(uirq_eventfd_line_raise(line), 0);
+		assert_true(WAIT_UNTIL(atomic_load(&handled) == i, 2000), "write %d", i);
 	}
-	cr_assert_str_eq(primary_comm, "uirq/cpu0");
+	assert_str_eq(primary_comm, "uirq/cpu0");
 	struct uirq_fd_line_stats st = stats();
 
-	cr_assert_eq(st.acks, 100UL);
-	cr_assert_eq(st.empty, 0UL, "no delivery without data");
-	cr_assert_eq(uirq_kstat_irqs(irq), 100UL);
+	assert_eq(st.acks, 100UL);
+	assert_eq(st.empty, 0UL, "no delivery without data");
+	assert_eq(uirq_kstat_irqs(irq), 100UL);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
 static uirq_irqreturn_t take_primary(int irq, void *dev)
@@ -309,56 +309,56 @@ static uirq_irqreturn_t take_primary(int irq, void *dev)
  * disarmed; writes made meanwhile are remembered, and the enable delivers
  * them: nothing lost, nothing delivered twice.
  */
-Test(fdline, readiness_while_masked_is_delivered_after_the_rearm, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, readiness_while_masked_is_delivered_after_the_rearm, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, take_primary, 0, "masked", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, take_primary, 0, "masked", line), 0);
 	uirq_disable_irq(irq);
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-	cr_assert(WAIT_UNTIL(stats().masked, 2000), "the interrupt while disabled masks the line");
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(stats().masked, 2000), "the interrupt while disabled masks the line");
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
 	usleep(20 * 1000);	/* the CPU sees the fd ready while disarmed */
-	cr_assert_eq(atomic_load(&handled), 0);
+	assert_eq(atomic_load(&handled), 0);
 	uirq_enable_irq(irq);
-	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 3, 2000), "counted %lu", atomic_load(&counted));
+	assert_true(WAIT_UNTIL(atomic_load(&counted) == 3, 2000), "counted %lu", atomic_load(&counted));
 	usleep(SETTLE_MS * 1000);
 	struct uirq_fd_line_stats st = stats();
 
-	cr_assert_eq(st.events, 3UL);
-	cr_assert_eq(atomic_load(&counted), 3UL, "every write seen once");
-	cr_assert(!st.masked);
+	assert_eq(st.events, 3UL);
+	assert_eq(atomic_load(&counted), 3UL, "every write seen once");
+	assert_true(!st.masked);
 	/* And the watch works on: one write, one interrupt. */
 	int before = atomic_load(&handled);
 
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 4, 2000));
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&counted) == 4, 2000));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&handled), before + 1);
+	assert_eq(atomic_load(&handled), before + 1);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
 /* Lazy disable: the edge that arrives while disabled is replayed by enable_irq. */
-Test(fdline, write_while_disabled_is_replayed, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, write_while_disabled_is_replayed, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, take_primary, 0, "lazy", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, take_primary, 0, "lazy", line), 0);
 	uirq_disable_irq(irq);
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
 	usleep(20 * 1000);
-	cr_assert_eq(atomic_load(&handled), 0);
+	assert_eq(atomic_load(&handled), 0);
 	uirq_enable_irq(irq);
-	cr_assert(WAIT_UNTIL(atomic_load(&handled) >= 1, 2000));
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-	cr_assert(WAIT_UNTIL(stats().events == 2, 2000));
-	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 2, 2000), "both writes seen once: %lu", atomic_load(&counted));
+	assert_true(WAIT_UNTIL(atomic_load(&handled) >= 1, 2000));
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(stats().events == 2, 2000));
+	assert_true(WAIT_UNTIL(atomic_load(&counted) == 2, 2000), "both writes seen once: %lu", atomic_load(&counted));
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
 /*
@@ -370,32 +370,32 @@ static void level_write_while_disabled(uirq_irq_handler_t primary)
 {
 	int irq = uirq_eventfd_line_create(-1, UIRQ_TYPE_LEVEL_HIGH, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, primary, 0, "lazy-level", line), 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, primary, 0, "lazy-level", line), 0);
 	uirq_disable_irq(irq);
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-	cr_assert(WAIT_UNTIL(stats().masked, 2000), "the interrupt while disabled masks the line");
-	cr_assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(stats().masked, 2000), "the interrupt while disabled masks the line");
+	assert_eq(uirq_eventfd_line_raise(line), 0);
 	usleep(20 * 1000);
-	cr_assert_eq(atomic_load(&handled), 0);
-	cr_assert_eq(stats().events, 0UL, "the level is left asserted while no handler can run");
+	assert_eq(atomic_load(&handled), 0);
+	assert_eq(stats().events, 0UL, "the level is left asserted while no handler can run");
 	uirq_enable_irq(irq);
-	cr_assert(WAIT_UNTIL(atomic_load(&counted) == 2, 2000), "both writes reach the handler: %lu",
+	assert_true(WAIT_UNTIL(atomic_load(&counted) == 2, 2000), "both writes reach the handler: %lu",
 		  atomic_load(&counted));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&handled), 1, "one interrupt for the two writes");
-	cr_assert_eq(stats().events, 2UL);
-	cr_assert(!stats().masked);
+	assert_eq(atomic_load(&handled), 1, "one interrupt for the two writes");
+	assert_eq(stats().events, 2UL);
+	assert_true(!stats().masked);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }
 
-Test(fdline, level_write_while_disabled_is_delivered_by_enable, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, level_write_while_disabled_is_delivered_by_enable, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	level_write_while_disabled(count_primary);
 }
 
-Test(fdline, level_write_while_disabled_is_taken_after_enable, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, level_write_while_disabled_is_taken_after_enable, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	level_write_while_disabled(take_primary);
 }
@@ -413,82 +413,82 @@ static uirq_irqreturn_t scream(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(fdline, fd_lines_are_served_during_a_storm, .init = setup1, .fini = teardown, .timeout = 30)
+UIRQ_TEST(fdline, fd_lines_are_served_during_a_storm, .init = setup1, .fini = teardown, .timeout = 30)
 {
 	struct uirq_swirq_config cfg = { .name = "storm", .nr_inputs = 1, .default_type = UIRQ_TYPE_LEVEL_HIGH };
 	struct uirq_swirq_stats st0, st1;
 
-	cr_assert_eq(uirq_swirq_create(&cfg, &screamer), 0);
+	assert_eq(uirq_swirq_create(&cfg, &screamer), 0);
 	int storm = uirq_swirq_map(screamer, 0);
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(storm, 0);
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, 0, "victim", line), 0);
-	cr_assert_eq(uirq_request_irq(storm, scream, 0, "screamer", NULL), 0);
-	cr_assert_eq(uirq_swirq_set_level(screamer, 0, true), 0);
-	cr_assert(WAIT_UNTIL(uirq_kstat_irqs(storm) > 1000, 2000), "the storm is on");
+	assert_gt(storm, 0);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, count_primary, 0, "victim", line), 0);
+	assert_eq(uirq_request_irq(storm, scream, 0, "screamer", NULL), 0);
+	assert_eq(uirq_swirq_set_level(screamer, 0, true), 0);
+	assert_true(WAIT_UNTIL(uirq_kstat_irqs(storm) > 1000, 2000), "the storm is on");
 	for (int i = 1; i <= 10; i++) {
-		cr_assert_eq(uirq_eventfd_line_raise(line), 0);
-		cr_assert(WAIT_UNTIL(atomic_load(&counted) == (unsigned long)i, 5000),
+		assert_eq(uirq_eventfd_line_raise(line), 0);
+		assert_true(WAIT_UNTIL(atomic_load(&counted) == (unsigned long)i, 5000),
 			  "write %d not served during the storm (%lu served)", i, atomic_load(&counted));
 	}
-	cr_assert_eq(uirq_swirq_get_stats(screamer, 0, &st0), 0);
+	assert_eq(uirq_swirq_get_stats(screamer, 0, &st0), 0);
 	usleep(1000);
-	cr_assert_eq(uirq_swirq_get_stats(screamer, 0, &st1), 0);
-	cr_assert_gt(st1.raises, st0.raises, "the storm went on all along");
-	cr_assert_eq(uirq_swirq_set_level(screamer, 0, false), 0);
+	assert_eq(uirq_swirq_get_stats(screamer, 0, &st1), 0);
+	assert_gt(st1.raises, st0.raises, "the storm went on all along");
+	assert_eq(uirq_swirq_set_level(screamer, 0, false), 0);
 	uirq_free_irq(storm, NULL);
 	uirq_free_irq(irq, line);
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
-	cr_assert_eq(uirq_swirq_destroy(screamer), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_swirq_destroy(screamer), 0);
 }
 
-Test(fdline, errors, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, errors, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	struct uirq_fd_line *l = NULL;
 
-	cr_assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_LEVEL_LOW, &l), -EINVAL);
-	cr_assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_FALLING, &l), -EINVAL);
-	cr_assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_BOTH, &l), -EINVAL);
-	cr_assert_eq(uirq_timerfd_line_create(UIRQ_TYPE_LEVEL_LOW, 0, 0, &l), -EINVAL);
-	cr_assert_eq(uirq_eventfd_line_create(-1, 0, NULL), -EINVAL);
-	cr_assert_null(l);
-	cr_assert_eq(uirq_eventfd_line_create(999, 0, &l), -EBADF, "not open");
+	assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_LEVEL_LOW, &l), -EINVAL);
+	assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_FALLING, &l), -EINVAL);
+	assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_BOTH, &l), -EINVAL);
+	assert_eq(uirq_timerfd_line_create(UIRQ_TYPE_LEVEL_LOW, 0, 0, &l), -EINVAL);
+	assert_eq(uirq_eventfd_line_create(-1, 0, NULL), -EINVAL);
+	assert_null(l);
+	assert_eq(uirq_eventfd_line_create(999, 0, &l), -EBADF, "not open");
 	int p[2];
 
-	cr_assert_eq(pipe(p), 0);
-	cr_assert_eq(uirq_eventfd_line_create(p[0], 0, &l), -EINVAL, "not an eventfd");
+	assert_eq(pipe(p), 0);
+	assert_eq(uirq_eventfd_line_create(p[0], 0, &l), -EINVAL, "not an eventfd");
 	close(p[0]);
 	close(p[1]);
 
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_EDGE_FALLING), -EINVAL);
-	cr_assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_LEVEL_LOW), -EINVAL);
-	cr_assert_eq(stats().type, UIRQ_TYPE_EDGE_RISING, "a refused type changes nothing");
-	cr_assert_eq(uirq_request_irq(irq, count_primary, UIRQF_TRIGGER_FALLING, "bad", line), -EINVAL,
+	assert_gt(irq, 0);
+	assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_EDGE_FALLING), -EINVAL);
+	assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_LEVEL_LOW), -EINVAL);
+	assert_eq(stats().type, UIRQ_TYPE_EDGE_RISING, "a refused type changes nothing");
+	assert_eq(uirq_request_irq(irq, count_primary, UIRQF_TRIGGER_FALLING, "bad", line), -EINVAL,
 		     "a request with a trigger the chip refuses");
-	cr_assert_eq(uirq_timerfd_line_settime(line, 1, 0), -EINVAL, "not a timer");
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_timerfd_line_settime(line, 1, 0), -EINVAL, "not a timer");
+	assert_eq(uirq_fd_line_destroy(line), 0);
 
 	irq = uirq_timerfd_line_create(0, 0, 0, &line);
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_eventfd_line_raise(line), -EINVAL, "not an eventfd");
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
-	cr_assert_eq(uirq_fd_line_destroy(NULL), -EINVAL);
+	assert_gt(irq, 0);
+	assert_eq(uirq_eventfd_line_raise(line), -EINVAL, "not an eventfd");
+	assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(NULL), -EINVAL);
 }
 
 /* The swirq destroy bug the genirq fuzzer found, in its fd-line form: a handler, not "started", is busy. */
-Test(fdline, destroy_busy_means_a_handler, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(fdline, destroy_busy_means_a_handler, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	int irq = uirq_eventfd_line_create(-1, 0, &line);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, count_primary, UIRQF_NO_AUTOEN, "noauto", line), 0);
-	cr_assert_eq(uirq_fd_line_destroy(line), -EBUSY, "a handler is installed, not started");
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, count_primary, UIRQF_NO_AUTOEN, "noauto", line), 0);
+	assert_eq(uirq_fd_line_destroy(line), -EBUSY, "a handler is installed, not started");
 	uirq_free_irq(irq, line);
 	uirq_enable_irq(irq);	/* started by hand, no handler */
-	cr_assert_eq(uirq_fd_line_destroy(line), 0);
+	assert_eq(uirq_fd_line_destroy(line), 0);
 }

@@ -15,8 +15,8 @@ static struct uirq_swirq *make(unsigned int type, unsigned int flags)
 					 .flags = flags };
 	struct uirq_swirq *c = NULL;
 
-	cr_assert_eq(uirq_swirq_create(&cfg, &c), 0);
-	cr_assert_not_null(c);
+	assert_eq(uirq_swirq_create(&cfg, &c), 0);
+	assert_not_null(c);
 	return c;
 }
 
@@ -24,7 +24,7 @@ static struct uirq_swirq_stats stats_of(unsigned int hw)
 {
 	struct uirq_swirq_stats st;
 
-	cr_assert_eq(uirq_swirq_get_stats(ctl, hw, &st), 0);
+	assert_eq(uirq_swirq_get_stats(ctl, hw, &st), 0);
 	return st;
 }
 
@@ -39,62 +39,62 @@ static uirq_irqreturn_t level_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(swirq, level_asserted_runs_handler_once, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, level_asserted_runs_handler_once, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_LEVEL_HIGH, 0);
 	int irq = uirq_swirq_map(ctl, 3);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_swirq_map(ctl, 3), irq, "mapping twice gives the same irq");
-	cr_assert_eq(uirq_request_irq(irq, level_primary, 0, "lvl", (void *)3), 0);
-	cr_assert_eq(uirq_swirq_set_level(ctl, 3, true), 0);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
+	assert_gt(irq, 0);
+	assert_eq(uirq_swirq_map(ctl, 3), irq, "mapping twice gives the same irq");
+	assert_eq(uirq_request_irq(irq, level_primary, 0, "lvl", (void *)3), 0);
+	assert_eq(uirq_swirq_set_level(ctl, 3, true), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 1, "a deasserted level must not run again");
-	cr_assert_eq(uirq_swirq_get_level(ctl, 3), 0);
+	assert_eq(atomic_load(&primaries), 1, "a deasserted level must not run again");
+	assert_eq(uirq_swirq_get_level(ctl, 3), 0);
 	struct uirq_swirq_stats st = stats_of(3);
 
-	cr_assert_eq(st.asserts, 1);
-	cr_assert_eq(st.raises, 1);
-	cr_assert(st.acks >= 1 && st.masks >= 1 && st.unmasks >= 2, "level flow: mask+ack, unmask");
-	cr_assert_not(st.masked);
-	cr_assert_eq(uirq_kstat_irqs(irq), 1);
-	cr_assert_str_eq(uirq_free_irq(irq, (void *)3), "lvl");
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(st.asserts, 1);
+	assert_eq(st.raises, 1);
+	assert_true(st.acks >= 1 && st.masks >= 1 && st.unmasks >= 2, "level flow: mask+ack, unmask");
+	assert_false(st.masked);
+	assert_eq(uirq_kstat_irqs(irq), 1);
+	assert_str_eq(uirq_free_irq(irq, (void *)3), "lvl");
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, level_stays_asserted_until_device_deasserts, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, level_stays_asserted_until_device_deasserts, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_LEVEL_HIGH, 0);
 	int irq = uirq_swirq_map(ctl, 0);
 
 	atomic_store(&deassert_after, 5);
-	cr_assert_eq(uirq_request_irq(irq, level_primary, 0, "lvl5", (void *)0), 0);
+	assert_eq(uirq_request_irq(irq, level_primary, 0, "lvl5", (void *)0), 0);
 	uirq_swirq_set_level(ctl, 0, true);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) >= 5, 2000));
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) >= 5, 2000));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 5, "each unmask of the asserted line raises it again");
+	assert_eq(atomic_load(&primaries), 5, "each unmask of the asserted line raises it again");
 	struct uirq_swirq_stats st = stats_of(0);
 
-	cr_assert_eq(st.asserts, 1);
-	cr_assert_eq(st.raises, 5);
+	assert_eq(st.asserts, 1);
+	assert_eq(st.raises, 5);
 	uirq_free_irq(irq, (void *)0);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, level_low_is_logical, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, level_low_is_logical, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_LEVEL_LOW, 0);
 	int irq = uirq_swirq_map(ctl, 1);
 
-	cr_assert_eq(uirq_irq_get_trigger_type(irq), UIRQ_TYPE_LEVEL_LOW);
-	cr_assert_eq(uirq_request_irq(irq, level_primary, 0, "low", (void *)1), 0);
+	assert_eq(uirq_irq_get_trigger_type(irq), UIRQ_TYPE_LEVEL_LOW);
+	assert_eq(uirq_request_irq(irq, level_primary, 0, "low", (void *)1), 0);
 	uirq_swirq_set_level(ctl, 1, true);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 1);
+	assert_eq(atomic_load(&primaries), 1);
 	uirq_free_irq(irq, (void *)1);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
 /* ---- oneshot ---- */
@@ -122,59 +122,59 @@ static void oneshot_no_storm(unsigned int flags, bool default_primary)
 	ctl = make(UIRQ_TYPE_LEVEL_HIGH, flags);
 	int irq = uirq_swirq_map(ctl, 2);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, default_primary ? NULL : wake_primary, slow_thread,
+	assert_eq(uirq_request_threaded_irq(irq, default_primary ? NULL : wake_primary, slow_thread,
 					       UIRQF_ONESHOT, "oneshot", (void *)2), 0);
 	uirq_swirq_set_level(ctl, 2, true);
 	usleep(50 * 1000);	/* the thread sleeps with the line still asserted */
 	if (!default_primary)
-		cr_assert_eq(atomic_load(&primaries), 1, "primary ran %d times while the thread slept",
+		assert_eq(atomic_load(&primaries), 1, "primary ran %d times while the thread slept",
 			     atomic_load(&primaries));
-	cr_assert_eq(atomic_load(&threads), 0);
+	assert_eq(atomic_load(&threads), 0);
 	struct uirq_swirq_stats st = stats_of(2);
 
-	cr_assert(st.masked, "oneshot keeps the line masked while the thread runs");
-	cr_assert_eq(st.raises, 1);
-	cr_assert(WAIT_UNTIL(atomic_load(&threads) == 1, 3000));
-	cr_assert(WAIT_UNTIL(!stats_of(2).masked, 1000), "unmasked when the thread finished");
+	assert_true(st.masked, "oneshot keeps the line masked while the thread runs");
+	assert_eq(st.raises, 1);
+	assert_true(WAIT_UNTIL(atomic_load(&threads) == 1, 3000));
+	assert_true(WAIT_UNTIL(!stats_of(2).masked, 1000), "unmasked when the thread finished");
 	usleep(SETTLE_MS * 1000);
 	if (!default_primary)
-		cr_assert_eq(atomic_load(&primaries), 1);
-	cr_assert_eq(atomic_load(&threads), 1);
-	cr_assert_eq(stats_of(2).raises, 1);
-	cr_assert_eq(uirq_kstat_irqs(irq), 1);
+		assert_eq(atomic_load(&primaries), 1);
+	assert_eq(atomic_load(&threads), 1);
+	assert_eq(stats_of(2).raises, 1);
+	assert_eq(uirq_kstat_irqs(irq), 1);
 	uirq_free_irq(irq, (void *)2);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, oneshot_thread_no_storm, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, oneshot_thread_no_storm, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	oneshot_no_storm(0, false);
 }
 
-Test(swirq, oneshot_default_primary_no_storm, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, oneshot_default_primary_no_storm, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	oneshot_no_storm(0, true);
 }
 
-Test(swirq, fasteoi_oneshot_no_storm, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, fasteoi_oneshot_no_storm, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	oneshot_no_storm(UIRQ_SWIRQ_FASTEOI, false);
 }
 
-Test(swirq, not_oneshot_safe_by_default, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, not_oneshot_safe_by_default, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_LEVEL_HIGH, 0);
 	int irq = uirq_swirq_map(ctl, 0);
 
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, slow_thread, 0, "nos", (void *)0), -EINVAL,
+	assert_eq(uirq_request_threaded_irq(irq, NULL, slow_thread, 0, "nos", (void *)0), -EINVAL,
 		     "handler NULL without ONESHOT on a chip that is not oneshot-safe");
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 
 	ctl = make(UIRQ_TYPE_EDGE_RISING, UIRQ_SWIRQ_ONESHOT_SAFE);
 	irq = uirq_swirq_map(ctl, 0);
-	cr_assert_eq(uirq_request_threaded_irq(irq, NULL, slow_thread, 0, "safe", (void *)0), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, slow_thread, 0, "safe", (void *)0), 0);
 	uirq_free_irq(irq, (void *)0);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
 /* ---- edges ---- */
@@ -200,32 +200,32 @@ static uirq_irqreturn_t blocking_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(swirq, edge_latches_and_merges, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, edge_latches_and_merges, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
 	int irq = uirq_swirq_map(ctl, 4);
 
-	cr_assert_eq(uirq_request_irq(irq, blocking_primary, 0, "edge", (void *)4), 0);
-	cr_assert_eq(uirq_swirq_pulse(ctl, 4), 0);
-	cr_assert(WAIT_UNTIL(atomic_load(&in_handler), 2000));
+	assert_eq(uirq_request_irq(irq, blocking_primary, 0, "edge", (void *)4), 0);
+	assert_eq(uirq_swirq_pulse(ctl, 4), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&in_handler), 2000));
 	/* Acked before the handler ran: the first of these latches, the rest merge into it. */
 	for (int i = 0; i < 5; i++)
-		cr_assert_eq(uirq_swirq_pulse(ctl, 4), 0);
+		assert_eq(uirq_swirq_pulse(ctl, 4), 0);
 	struct uirq_swirq_stats st = stats_of(4);
 
-	cr_assert(st.pending);
+	assert_true(st.pending);
 	atomic_store(&release_handler, 1);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) == 2, 2000));
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 2, 2000));
 	usleep(SETTLE_MS * 1000);
 	st = stats_of(4);
-	cr_assert_eq(atomic_load(&primaries), 2);
-	cr_assert_eq(st.edges, 6);
-	cr_assert_eq(st.latched, 2);
-	cr_assert_eq(st.merged, 4);
-	cr_assert_eq(st.edges, (unsigned long)atomic_load(&primaries) + st.merged, "edges == handled + merged");
-	cr_assert_not(st.pending);
+	assert_eq(atomic_load(&primaries), 2);
+	assert_eq(st.edges, 6);
+	assert_eq(st.latched, 2);
+	assert_eq(st.merged, 4);
+	assert_eq(st.edges, (unsigned long)atomic_load(&primaries) + st.merged, "edges == handled + merged");
+	assert_false(st.pending);
 	uirq_free_irq(irq, (void *)4);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
 static atomic_int per_input[8];
@@ -238,18 +238,18 @@ static uirq_irqreturn_t counting_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(swirq, edge_polarities_from_levels, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, edge_polarities_from_levels, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
 	int irq[3];
 
 	for (unsigned int hw = 0; hw < 3; hw++)
 		irq[hw] = uirq_swirq_map(ctl, hw);
-	cr_assert_eq(uirq_swirq_set_type(ctl, 1, UIRQ_TYPE_EDGE_FALLING), 0);
-	cr_assert_eq(uirq_swirq_set_type(ctl, 2, UIRQ_TYPE_EDGE_BOTH), 0);
-	cr_assert_eq(stats_of(2).type, UIRQ_TYPE_EDGE_BOTH);
+	assert_eq(uirq_swirq_set_type(ctl, 1, UIRQ_TYPE_EDGE_FALLING), 0);
+	assert_eq(uirq_swirq_set_type(ctl, 2, UIRQ_TYPE_EDGE_BOTH), 0);
+	assert_eq(stats_of(2).type, UIRQ_TYPE_EDGE_BOTH);
 	for (unsigned int hw = 0; hw < 3; hw++)
-		cr_assert_eq(uirq_request_irq(irq[hw], counting_primary, 0, "pol", &per_input[hw]), 0);
+		assert_eq(uirq_request_irq(irq[hw], counting_primary, 0, "pol", &per_input[hw]), 0);
 	for (int i = 0; i < 3; i++) {
 		for (unsigned int hw = 0; hw < 3; hw++) {
 			uirq_swirq_set_level(ctl, hw, true);
@@ -258,22 +258,22 @@ Test(swirq, edge_polarities_from_levels, .init = setup1, .fini = teardown, .time
 		}
 		usleep(5000);
 	}
-	cr_assert(WAIT_UNTIL(stats_of(0).latched == (unsigned long)atomic_load(&per_input[0]) &&
+	assert_true(WAIT_UNTIL(stats_of(0).latched == (unsigned long)atomic_load(&per_input[0]) &&
 			     stats_of(1).latched == (unsigned long)atomic_load(&per_input[1]) &&
 			     stats_of(2).latched == (unsigned long)atomic_load(&per_input[2]), 2000));
-	cr_assert_eq(stats_of(0).edges, 3);
-	cr_assert_eq(stats_of(1).edges, 3, "falling: the logical assert is the edge");
-	cr_assert_eq(stats_of(2).edges, 6, "both: every change");
+	assert_eq(stats_of(0).edges, 3);
+	assert_eq(stats_of(1).edges, 3, "falling: the logical assert is the edge");
+	assert_eq(stats_of(2).edges, 6, "both: every change");
 	for (unsigned int hw = 0; hw < 3; hw++) {
 		struct uirq_swirq_stats st = stats_of(hw);
 
-		cr_assert_eq(st.edges, st.latched + st.merged);
-		cr_assert_eq(st.edges, (unsigned long)atomic_load(&per_input[hw]) + st.merged,
+		assert_eq(st.edges, st.latched + st.merged);
+		assert_eq(st.edges, (unsigned long)atomic_load(&per_input[hw]) + st.merged,
 			     "input %u: edges == handled + merged", hw);
 	}
 	for (unsigned int hw = 0; hw < 3; hw++)
 		uirq_free_irq(irq[hw], &per_input[hw]);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
 struct raiser {
@@ -301,149 +301,149 @@ static void edge_stress(unsigned int flags)
 	pthread_t t[RAISERS];
 	struct raiser r = { .hw = 5, .n = N };
 
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, 0, "stress", &r), 0);
+	assert_eq(uirq_request_irq(irq, edge_primary, 0, "stress", &r), 0);
 	for (int i = 0; i < RAISERS; i++)
 		pthread_create(&t[i], NULL, raise_edges, &r);
 	for (int i = 0; i < RAISERS; i++)
 		pthread_join(t[i], NULL);
-	cr_assert(WAIT_UNTIL(!stats_of(5).pending && stats_of(5).latched == (unsigned long)atomic_load(&primaries), 5000),
+	assert_true(WAIT_UNTIL(!stats_of(5).pending && stats_of(5).latched == (unsigned long)atomic_load(&primaries), 5000),
 		  "latched %lu handled %d", stats_of(5).latched, atomic_load(&primaries));
 	struct uirq_swirq_stats st = stats_of(5);
 
-	cr_assert_eq(st.edges, (unsigned long)RAISERS * N);
-	cr_assert_eq(st.edges, (unsigned long)atomic_load(&primaries) + st.merged,
+	assert_eq(st.edges, (unsigned long)RAISERS * N);
+	assert_eq(st.edges, (unsigned long)atomic_load(&primaries) + st.merged,
 		     "edges %lu == handled %d + merged %lu", st.edges, atomic_load(&primaries), st.merged);
 	uirq_free_irq(irq, &r);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, edge_conservation_under_concurrent_raisers, .init = setup1, .fini = teardown, .timeout = 60)
+UIRQ_TEST(swirq, edge_conservation_under_concurrent_raisers, .init = setup1, .fini = teardown, .timeout = 60)
 {
 	edge_stress(0);
 }
 
-Test(swirq, fasteoi_edge_conservation, .init = setup1, .fini = teardown, .timeout = 60)
+UIRQ_TEST(swirq, fasteoi_edge_conservation, .init = setup1, .fini = teardown, .timeout = 60)
 {
 	edge_stress(UIRQ_SWIRQ_FASTEOI);
 }
 
 /* ---- masking ---- */
 
-Test(swirq, mask_prevents_delivery_unmask_delivers_latched_edge, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, mask_prevents_delivery_unmask_delivers_latched_edge, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
 	int irq = uirq_swirq_map(ctl, 6);
 
 	/* NO_AUTOEN: the input stays masked, as the controller came out of reset. */
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, UIRQF_NO_AUTOEN, "masked", &ctl), 0);
-	cr_assert(stats_of(6).masked);
+	assert_eq(uirq_request_irq(irq, edge_primary, UIRQF_NO_AUTOEN, "masked", &ctl), 0);
+	assert_true(stats_of(6).masked);
 	uirq_swirq_pulse(ctl, 6);
 	uirq_swirq_pulse(ctl, 6);
 	usleep(SETTLE_MS * 1000);
 	struct uirq_swirq_stats st = stats_of(6);
 
-	cr_assert_eq(atomic_load(&primaries), 0, "a masked input delivers nothing");
-	cr_assert_eq(st.raises, 0);
-	cr_assert(st.pending, "the edge stays latched");
-	cr_assert_eq(st.merged, 1);
+	assert_eq(atomic_load(&primaries), 0, "a masked input delivers nothing");
+	assert_eq(st.raises, 0);
+	assert_true(st.pending, "the edge stays latched");
+	assert_eq(st.merged, 1);
 	uirq_enable_irq(irq);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 1);
-	cr_assert_eq(stats_of(6).edges, (unsigned long)atomic_load(&primaries) + stats_of(6).merged);
+	assert_eq(atomic_load(&primaries), 1);
+	assert_eq(stats_of(6).edges, (unsigned long)atomic_load(&primaries) + stats_of(6).merged);
 	uirq_free_irq(irq, &ctl);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, masked_level_delivers_on_unmask, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, masked_level_delivers_on_unmask, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_LEVEL_HIGH, 0);
 	int irq = uirq_swirq_map(ctl, 7);
 
 	uirq_swirq_set_level(ctl, 7, true);	/* asserted before anyone listens */
-	cr_assert_eq(uirq_request_irq(irq, level_primary, UIRQF_NO_AUTOEN, "lm", (void *)7), 0);
+	assert_eq(uirq_request_irq(irq, level_primary, UIRQF_NO_AUTOEN, "lm", (void *)7), 0);
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 0);
+	assert_eq(atomic_load(&primaries), 0);
 	uirq_enable_irq(irq);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000));
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 1);
+	assert_eq(atomic_load(&primaries), 1);
 	uirq_free_irq(irq, (void *)7);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, lazy_disable_replays_edge, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, lazy_disable_replays_edge, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
 	int irq = uirq_swirq_map(ctl, 1);
 
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, 0, "lazy", &ctl), 0);
+	assert_eq(uirq_request_irq(irq, edge_primary, 0, "lazy", &ctl), 0);
 	uirq_disable_irq(irq);
 	uirq_swirq_pulse(ctl, 1);
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 0, "disabled: not delivered");
+	assert_eq(atomic_load(&primaries), 0, "disabled: not delivered");
 	uirq_enable_irq(irq);
-	cr_assert(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000), "replayed on enable");
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 1, 2000), "replayed on enable");
 	usleep(SETTLE_MS * 1000);
-	cr_assert_eq(atomic_load(&primaries), 1);
+	assert_eq(atomic_load(&primaries), 1);
 	uirq_free_irq(irq, &ctl);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
 /* ---- lifetime and errors ---- */
 
-Test(swirq, destroy_while_idle, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, destroy_while_idle, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0, "never mapped");
+	assert_eq(uirq_swirq_destroy(ctl), 0, "never mapped");
 
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
 	int irq = uirq_swirq_map(ctl, 0);
 
-	cr_assert_eq(uirq_request_irq(irq, edge_primary, 0, "idle", &ctl), 0);
+	assert_eq(uirq_request_irq(irq, edge_primary, 0, "idle", &ctl), 0);
 	for (int i = 0; i < 10; i++) {
 		uirq_swirq_pulse(ctl, 0);
 		usleep(1000);
 	}
-	cr_assert_eq(uirq_swirq_destroy(ctl), -EBUSY, "a handler is installed");
-	cr_assert(WAIT_UNTIL(stats_of(0).latched == (unsigned long)atomic_load(&primaries), 2000));
+	assert_eq(uirq_swirq_destroy(ctl), -EBUSY, "a handler is installed");
+	assert_true(WAIT_UNTIL(stats_of(0).latched == (unsigned long)atomic_load(&primaries), 2000));
 	uirq_free_irq(irq, &ctl);
 	uirq_swirq_pulse(ctl, 0);	/* latched, masked: nobody is told */
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
-Test(swirq, errors, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, errors, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	struct uirq_swirq *c = NULL;
 	struct uirq_swirq_config cfg = { .name = "E", .nr_inputs = 0 };
 
-	cr_assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "no inputs");
+	assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "no inputs");
 	cfg.nr_inputs = UIRQ_SWIRQ_MAX_INPUTS + 1;
-	cr_assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "too many inputs");
+	assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "too many inputs");
 	cfg.nr_inputs = 4;
 	cfg.default_type = UIRQ_TYPE_LEVEL_HIGH | UIRQ_TYPE_EDGE_RISING;
-	cr_assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "bad type");
+	assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "bad type");
 	cfg.default_type = 0;
 	cfg.flags = 1u << 7;
-	cr_assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "bad flags");
-	cr_assert_eq(uirq_swirq_create(NULL, &c), -EINVAL);
+	assert_eq(uirq_swirq_create(&cfg, &c), -EINVAL, "bad flags");
+	assert_eq(uirq_swirq_create(NULL, &c), -EINVAL);
 
 	ctl = make(UIRQ_TYPE_LEVEL_HIGH, 0);
-	cr_assert_eq(uirq_swirq_map(ctl, 8), -EINVAL, "bad hwirq");
-	cr_assert_eq(uirq_swirq_set_level(ctl, 8, true), -EINVAL);
-	cr_assert_eq(uirq_swirq_pulse(ctl, 9), -EINVAL);
-	cr_assert_eq(uirq_swirq_get_level(ctl, 100), -EINVAL);
+	assert_eq(uirq_swirq_map(ctl, 8), -EINVAL, "bad hwirq");
+	assert_eq(uirq_swirq_set_level(ctl, 8, true), -EINVAL);
+	assert_eq(uirq_swirq_pulse(ctl, 9), -EINVAL);
+	assert_eq(uirq_swirq_get_level(ctl, 100), -EINVAL);
 	struct uirq_swirq_stats st;
 
-	cr_assert_eq(uirq_swirq_get_stats(ctl, 8, &st), -EINVAL);
-	cr_assert_eq(uirq_swirq_set_type(ctl, 8, UIRQ_TYPE_EDGE_RISING), -EINVAL);
-	cr_assert_eq(uirq_swirq_pulse(ctl, 0), -EINVAL, "a pulse on a level input");
+	assert_eq(uirq_swirq_get_stats(ctl, 8, &st), -EINVAL);
+	assert_eq(uirq_swirq_set_type(ctl, 8, UIRQ_TYPE_EDGE_RISING), -EINVAL);
+	assert_eq(uirq_swirq_pulse(ctl, 0), -EINVAL, "a pulse on a level input");
 	int irq = uirq_swirq_map(ctl, 0);
 
-	cr_assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_LEVEL_HIGH | UIRQ_TYPE_EDGE_FALLING), -EINVAL);
-	cr_assert_eq(stats_of(0).type, UIRQ_TYPE_LEVEL_HIGH, "a refused type changes nothing");
-	cr_assert_eq(uirq_swirq_destroy(NULL), -EINVAL);
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0);
+	assert_eq(uirq_irq_set_irq_type(irq, UIRQ_TYPE_LEVEL_HIGH | UIRQ_TYPE_EDGE_FALLING), -EINVAL);
+	assert_eq(stats_of(0).type, UIRQ_TYPE_LEVEL_HIGH, "a refused type changes nothing");
+	assert_eq(uirq_swirq_destroy(NULL), -EINVAL);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
 }
 
 /*
@@ -459,21 +459,21 @@ static uirq_irqreturn_t quiet_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-Test(swirq, destroy_busy_means_a_handler, .init = setup1, .fini = teardown, .timeout = 20)
+UIRQ_TEST(swirq, destroy_busy_means_a_handler, .init = setup1, .fini = teardown, .timeout = 20)
 {
 	ctl = make(UIRQ_TYPE_EDGE_RISING, 0);
 	int irq = uirq_swirq_map(ctl, 2);
 
-	cr_assert_gt(irq, 0);
-	cr_assert_eq(uirq_request_irq(irq, quiet_primary, UIRQF_NO_AUTOEN, "noauto", &ctl), 0);
-	cr_assert(uirq_irq_has_action(irq));
-	cr_assert_eq(uirq_swirq_destroy(ctl), -EBUSY, "a handler is installed, not started");
-	cr_assert_str_eq(uirq_free_irq(irq, &ctl), "noauto");
-	cr_assert_not(uirq_irq_has_action(irq));
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_irq(irq, quiet_primary, UIRQF_NO_AUTOEN, "noauto", &ctl), 0);
+	assert_true(uirq_irq_has_action(irq));
+	assert_eq(uirq_swirq_destroy(ctl), -EBUSY, "a handler is installed, not started");
+	assert_str_eq(uirq_free_irq(irq, &ctl), "noauto");
+	assert_false(uirq_irq_has_action(irq));
 
 	/* Enabled by hand, no handler: nothing keeps the controller. */
 	irq = uirq_swirq_map(ctl, 5);
 	uirq_enable_irq(irq);
-	cr_assert(uirq_irq_is_enabled(irq));
-	cr_assert_eq(uirq_swirq_destroy(ctl), 0, "no handler on any input");
+	assert_true(uirq_irq_is_enabled(irq));
+	assert_eq(uirq_swirq_destroy(ctl), 0, "no handler on any input");
 }

@@ -8,53 +8,53 @@
 
 #include <sys/stat.h>
 
-Test(uio, bad_names_are_einval, .init = setup1, .fini = teardown)
+UIRQ_TEST(uio, bad_names_are_einval, .init = setup1, .fini = teardown)
 {
 	struct uirq_fd_line *l = NULL;
 	const char *bad[] = { "", "uio", "/dev/uio", "uio-1", "uio0x", "/dev/null", "/dev/uio99999999999", "eventfd" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		cr_assert_eq(uirq_uio_line_create(bad[i], 0, &l), -EINVAL, "\"%s\"", bad[i]);
-	cr_assert_eq(uirq_uio_line_create(NULL, 0, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create("uio0", 0, NULL), -EINVAL);
-	cr_assert_null(l);
+		assert_eq(uirq_uio_line_create(bad[i], 0, &l), -EINVAL, "\"%s\"", bad[i]);
+	assert_eq(uirq_uio_line_create(NULL, 0, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("uio0", 0, NULL), -EINVAL);
+	assert_null(l);
 }
 
 /* Only a level line: the device is re-enabled after the handlers, which an edge flow would not wait for. */
-Test(uio, edge_types_are_einval, .init = setup1, .fini = teardown)
+UIRQ_TEST(uio, edge_types_are_einval, .init = setup1, .fini = teardown)
 {
 	struct uirq_fd_line *l = NULL;
 
-	cr_assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_EDGE_RISING, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_EDGE_BOTH, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_LEVEL_LOW, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_EDGE_RISING, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_EDGE_BOTH, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_LEVEL_LOW, &l), -EINVAL);
 }
 
-Test(uio, a_missing_device_is_enoent, .init = setup1, .fini = teardown)
+UIRQ_TEST(uio, a_missing_device_is_enoent, .init = setup1, .fini = teardown)
 {
 	struct uirq_fd_line *l = NULL;
 	struct stat st;
 
 	/* uio97 as a name nobody uses: if a host has it, this test has nothing to say. */
-	cr_assert_neq(stat("/dev/uio97", &st), 0);
-	cr_assert_eq(uirq_uio_line_create("/dev/uio97", 0, &l), -ENOENT);
-	cr_assert_eq(uirq_uio_line_create("uio97", UIRQ_TYPE_LEVEL_HIGH, &l), -ENOENT);
-	cr_assert_null(l);
+	assert_ne(stat("/dev/uio97", &st), 0);
+	assert_eq(uirq_uio_line_create("/dev/uio97", 0, &l), -ENOENT);
+	assert_eq(uirq_uio_line_create("uio97", UIRQ_TYPE_LEVEL_HIGH, &l), -ENOENT);
+	assert_null(l);
 }
 
 /* The UIO calls refuse other fd lines, and the fd-line calls still work on those. */
-Test(uio, other_lines_are_not_uio_lines, .init = setup1, .fini = teardown)
+UIRQ_TEST(uio, other_lines_are_not_uio_lines, .init = setup1, .fini = teardown)
 {
 	struct uirq_fd_line *ev = NULL;
 	volatile void *p = NULL;
 	size_t size = 0;
 
-	cr_assert_gt(uirq_eventfd_line_create(-1, 0, &ev), 0);
-	cr_assert_eq(uirq_uio_line_map(ev, 0, &p, &size), -EINVAL);
-	cr_assert_eq(uirq_uio_line_map(NULL, 0, &p, &size), -EINVAL);
-	cr_assert_eq(uirq_uio_line_index(ev), -EINVAL);
-	cr_assert_eq(uirq_uio_line_index(NULL), -EINVAL);
-	cr_assert_eq(uirq_uio_line_hw_errors(ev), 0ul);
-	cr_assert_null((const void *)p);
-	cr_assert_eq(uirq_fd_line_destroy(ev), 0);
+	assert_gt(uirq_eventfd_line_create(-1, 0, &ev), 0);
+	assert_eq(uirq_uio_line_map(ev, 0, &p, &size), -EINVAL);
+	assert_eq(uirq_uio_line_map(NULL, 0, &p, &size), -EINVAL);
+	assert_eq(uirq_uio_line_index(ev), -EINVAL);
+	assert_eq(uirq_uio_line_index(NULL), -EINVAL);
+	assert_eq(uirq_uio_line_hw_errors(ev), 0ul);
+	assert_null((const void *)p);
+	assert_eq(uirq_fd_line_destroy(ev), 0);
 }

@@ -57,10 +57,10 @@ static void spawn(struct daemon *d, uid_t uid, char *const argv[])
 	int out[2], err[2];
 
 	memset(d, 0, sizeof(*d));
-	cr_assert_eq(pipe(out), 0);
-	cr_assert_eq(pipe(err), 0);
+	assert_eq(pipe(out), 0);
+	assert_eq(pipe(err), 0);
 	d->pid = fork();
-	cr_assert_geq(d->pid, 0);
+	assert_ge(d->pid, 0);
 	if (d->pid == 0) {
 		dup2(out[1], 1);
 		dup2(err[1], 2);
@@ -102,7 +102,7 @@ static int finish(struct daemon *d)
 {
 	int status;
 
-	cr_assert_eq(waitpid(d->pid, &status, 0), d->pid);
+	assert_eq(waitpid(d->pid, &status, 0), d->pid);
 	fcntl(d->out, F_SETFL, O_NONBLOCK);
 	drain(d->out, d->text, &d->len, sizeof(d->text));
 	drain(d->err, d->errtext, &d->errlen, sizeof(d->errtext));
@@ -118,7 +118,7 @@ static int run_to_exit(struct daemon *d, uid_t uid, char *const argv[])
 
 	spawn(d, uid, argv);
 	status = finish(d);
-	cr_assert(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
+	assert_true(WIFEXITED(status), "killed by signal %d", WTERMSIG(status));
 	return WEXITSTATUS(status);
 }
 
@@ -126,7 +126,7 @@ static int stub_open(void)
 {
 	int fd = vm_i2c_open(STUB, STUB_ADDR);
 
-	cr_assert_geq(fd, 0, "i2c-stub: %s", strerror(-fd));
+	assert_ge(fd, 0, "i2c-stub: %s", strerror(-fd));
 	return fd;
 }
 
@@ -134,7 +134,7 @@ static volatile uint32_t *edu_bar(void)
 {
 	volatile uint32_t *bar = vm_edu_bar();
 
-	cr_assert_not_null(bar, "edu BAR 0: %s", strerror(errno));
+	assert_not_null(bar, "edu BAR 0: %s", strerror(errno));
 	return bar;
 }
 
@@ -153,16 +153,16 @@ static int next_key(struct libevdev *ev, int ms)
 				return -1;
 			continue;
 		}
-		cr_assert_eq(rc, LIBEVDEV_READ_STATUS_SUCCESS, "libevdev_next_event: %d", rc);
+		assert_eq(rc, LIBEVDEV_READ_STATUS_SUCCESS, "libevdev_next_event: %d", rc);
 		if (e.type == EV_KEY) {
-			cr_assert_eq(e.code, KEY_POWER, "code %u", e.code);
-			cr_assert_eq(value, -1, "two key events in one frame");
+			assert_eq(e.code, KEY_POWER, "code %u", e.code);
+			assert_eq(value, -1, "two key events in one frame");
 			value = e.value;
 		} else if (e.type == EV_SYN && e.code == SYN_REPORT) {
-			cr_assert_neq(value, -1, "an empty frame");
+			assert_ne(value, -1, "an empty frame");
 			return value;
 		} else {
-			cr_assert_fail("unexpected event type %u code %u", e.type, e.code);
+			assert_fail("unexpected event type %u code %u", e.type, e.code);
 		}
 	}
 }
@@ -174,17 +174,17 @@ static struct libevdev *open_output(struct daemon *d, int *fd)
 	char node[64];
 	struct libevdev *ev = NULL;
 
-	cr_assert_not_null(p, "ready line without an evdev node: %s", d->text);
-	cr_assert_eq(sscanf(p, "output %63s", node), 1);
+	assert_not_null(p, "ready line without an evdev node: %s", d->text);
+	assert_eq(sscanf(p, "output %63s", node), 1);
 	*fd = open(node, O_RDONLY | O_NONBLOCK);
-	cr_assert_geq(*fd, 0, "%s: %s", node, strerror(errno));
-	cr_assert_eq(libevdev_new_from_fd(*fd, &ev), 0);
-	cr_assert_str_eq(libevdev_get_name(ev), DAEMON);
-	cr_assert(libevdev_has_event_code(ev, EV_KEY, KEY_POWER));
+	assert_ge(*fd, 0, "%s: %s", node, strerror(errno));
+	assert_eq(libevdev_new_from_fd(*fd, &ev), 0);
+	assert_str_eq(libevdev_get_name(ev), DAEMON);
+	assert_true(libevdev_has_event_code(ev, EV_KEY, KEY_POWER));
 	return ev;
 }
 
-Test(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .timeout = 300)
+UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .timeout = 300)
 {
 	char *argv[] = { DAEMON, "--profile", "edu", "--i2c", STUB, NULL };
 	volatile uint32_t *bar = edu_bar();
@@ -192,41 +192,41 @@ Test(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .timeout =
 	struct libevdev *ev;
 	struct daemon d;
 
-	cr_assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, 0), 0);
+	assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, 0), 0);
 	spawn(&d, 0, argv);
-	cr_assert(await_text(&d, "ready:", 60000), "no ready line; stdout: %s", d.text);
+	assert_true(await_text(&d, "ready:", 60000), "no ready line; stdout: %s", d.text);
 	ev = open_output(&d, &evfd);
 
 	for (int i = 0; i < CYCLES; i++) {
 		for (int down = 1; down >= 0; down--) {
-			cr_assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, down ? STS_PWON : 0), 0);
+			assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, down ? STS_PWON : 0), 0);
 			bar[EDU_IRQ_RAISE / 4] = 1;
 			int value = next_key(ev, 20000);
 
-			cr_assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
+			assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
 		}
 	}
 	/* Nothing more: each press and release arrived exactly once. */
-	cr_assert_eq(next_key(ev, 500), -1, "an extra event");
+	assert_eq(next_key(ev, 500), -1, "an extra event");
 
-	cr_assert_eq(kill(d.pid, SIGTERM), 0);
+	assert_eq(kill(d.pid, SIGTERM), 0);
 	status = finish(&d);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
-	cr_assert_not_null(strstr(d.text, "stopped: 400 interrupts claimed, 0 refused"), "%s", d.text);
-	cr_assert_not_null(strstr(d.text, "uinput write errors 0; lockdep reports 0"), "%s", d.text);
-	cr_assert_null(strstr(d.errtext, "WARNING"), "%s", d.errtext);
-	cr_assert_null(strstr(d.errtext, "BUG"), "%s", d.errtext);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_not_null(strstr(d.text, "stopped: 400 interrupts claimed, 0 refused"), "%s", d.text);
+	assert_not_null(strstr(d.text, "uinput write errors 0; lockdep reports 0"), "%s", d.text);
+	assert_null(strstr(d.errtext, "WARNING"), "%s", d.errtext);
+	assert_null(strstr(d.errtext, "BUG"), "%s", d.errtext);
 	/* The uinput device went with the daemon. */
 	struct input_event e;
 
-	cr_assert_eq(libevdev_next_event(ev, LIBEVDEV_READ_FLAG_NORMAL, &e), -ENODEV);
+	assert_eq(libevdev_next_event(ev, LIBEVDEV_READ_FLAG_NORMAL, &e), -ENODEV);
 	libevdev_free(ev);
 	close(evfd);
 	close(i2c);
 }
 
 /* SIGINT stops it the same way; --output stdout prints evtest's lines instead. */
-Test(vm_pwrbutton, stdout_output_and_sigint, .timeout = 120)
+UIRQ_TEST(vm_pwrbutton, stdout_output_and_sigint, .timeout = 120)
 {
 	char *argv[] = { DAEMON, "--i2c", STUB, "--output", "stdout", NULL };
 	volatile uint32_t *bar = edu_bar();
@@ -234,81 +234,81 @@ Test(vm_pwrbutton, stdout_output_and_sigint, .timeout = 120)
 	struct daemon d;
 
 	spawn(&d, 0, argv);
-	cr_assert(await_text(&d, "output stdout", 60000), "stdout: %s", d.text);
-	cr_assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, STS_PWON), 0);
+	assert_true(await_text(&d, "output stdout", 60000), "stdout: %s", d.text);
+	assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, STS_PWON), 0);
 	bar[EDU_IRQ_RAISE / 4] = 1;
-	cr_assert(await_text(&d, "code 116 (KEY_POWER), value 1", 20000), "stdout: %s", d.text);
-	cr_assert(await_text(&d, "SYN_REPORT", 20000), "stdout: %s", d.text);
-	cr_assert_eq(kill(d.pid, SIGINT), 0);
+	assert_true(await_text(&d, "code 116 (KEY_POWER), value 1", 20000), "stdout: %s", d.text);
+	assert_true(await_text(&d, "SYN_REPORT", 20000), "stdout: %s", d.text);
+	assert_eq(kill(d.pid, SIGINT), 0);
 	status = finish(&d);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
-	cr_assert_not_null(strstr(d.text, "Interrupt: stopped: 1 interrupts claimed"), "%s", d.text);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_not_null(strstr(d.text, "Interrupt: stopped: 1 interrupts claimed"), "%s", d.text);
 	close(i2c);
 }
 
-Test(vm_pwrbutton, wrong_address_fails_clearly, .timeout = 60)
+UIRQ_TEST(vm_pwrbutton, wrong_address_fails_clearly, .timeout = 60)
 {
 	char *argv[] = { DAEMON, "--i2c", STUB, "--addr", "0x50", NULL };
 	struct daemon d;
 
-	cr_assert_eq(run_to_exit(&d, 0, argv), 1);
-	cr_assert_not_null(strstr(d.errtext, "probing the chip at 0x50"), "%s", d.errtext);
-	cr_assert_null(strstr(d.text, "ready:"));
+	assert_eq(run_to_exit(&d, 0, argv), 1);
+	assert_not_null(strstr(d.errtext, "probing the chip at 0x50"), "%s", d.errtext);
+	assert_null(strstr(d.text, "ready:"));
 }
 
-Test(vm_pwrbutton, missing_devices_fail_clearly, .timeout = 60)
+UIRQ_TEST(vm_pwrbutton, missing_devices_fail_clearly, .timeout = 60)
 {
 	char *no_uio[] = { DAEMON, "--uio", "/dev/uio7", "--status", "0x24", "--ack", "0x64", "--i2c", STUB, NULL };
 	char *no_bus[] = { DAEMON, "--i2c", "/dev/i2c-9", NULL };
 	char *no_bar[] = { DAEMON, "--bar", "3", "--i2c", STUB, NULL };
 	struct daemon d;
 
-	cr_assert_eq(run_to_exit(&d, 0, no_uio), 1);
-	cr_assert_not_null(strstr(d.errtext, "opening /dev/uio7: No such file or directory"), "%s", d.errtext);
-	cr_assert_eq(run_to_exit(&d, 0, no_bus), 1);
-	cr_assert_not_null(strstr(d.errtext, "opening i2c bus /dev/i2c-9: No such file or directory"), "%s",
+	assert_eq(run_to_exit(&d, 0, no_uio), 1);
+	assert_not_null(strstr(d.errtext, "opening /dev/uio7: No such file or directory"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, no_bus), 1);
+	assert_not_null(strstr(d.errtext, "opening i2c bus /dev/i2c-9: No such file or directory"), "%s",
 			   d.errtext);
-	cr_assert_eq(run_to_exit(&d, 0, no_bar), 1);
-	cr_assert_not_null(strstr(d.errtext, "mapping region 3 of /dev/uio0"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, no_bar), 1);
+	assert_not_null(strstr(d.errtext, "mapping region 3 of /dev/uio0"), "%s", d.errtext);
 }
 
-Test(vm_pwrbutton, no_permission_fails_clearly, .timeout = 60)
+UIRQ_TEST(vm_pwrbutton, no_permission_fails_clearly, .timeout = 60)
 {
 	char *argv[] = { DAEMON, "--i2c", STUB, NULL };
 	struct daemon d;
 
 	/* nobody: /dev/uio0 is root's (0600). */
-	cr_assert_eq(run_to_exit(&d, 65534, argv), 1);
-	cr_assert_not_null(strstr(d.errtext, "Permission denied"), "%s", d.errtext);
-	cr_assert_not_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 65534, argv), 1);
+	assert_not_null(strstr(d.errtext, "Permission denied"), "%s", d.errtext);
+	assert_not_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
 }
 
-Test(vm_pwrbutton, usage_errors_exit_2, .timeout = 60)
+UIRQ_TEST(vm_pwrbutton, usage_errors_exit_2, .timeout = 60)
 {
 	char *no_i2c[] = { DAEMON, NULL };
 	char *bad_bit[] = { DAEMON, "--i2c", STUB, "--bit", "8", NULL };
 	char *bad_profile[] = { DAEMON, "--i2c", STUB, "--profile", "gpio", NULL };
 	struct daemon d;
 
-	cr_assert_eq(run_to_exit(&d, 0, no_i2c), 2);
-	cr_assert_not_null(strstr(d.errtext, "--i2c BUS is required"), "%s", d.errtext);
-	cr_assert_eq(run_to_exit(&d, 0, bad_bit), 2);
-	cr_assert_eq(run_to_exit(&d, 0, bad_profile), 2);
+	assert_eq(run_to_exit(&d, 0, no_i2c), 2);
+	assert_not_null(strstr(d.errtext, "--i2c BUS is required"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, bad_bit), 2);
+	assert_eq(run_to_exit(&d, 0, bad_profile), 2);
 }
 
 /* Each message names the option at fault; a file that is no UIO device is not a permission problem. */
-Test(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
+UIRQ_TEST(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
 {
 	char *bad_status[] = { DAEMON, "--uio", "/dev/uio0", "--status", "1", "--ack", "0x64", "--i2c", STUB, NULL };
 	char *bad_ack[] = { DAEMON, "--uio", "/dev/uio0", "--status", "0x24", "--ack", "0x66", "--i2c", STUB, NULL };
 	char *not_uio[] = { DAEMON, "--uio", "/etc/passwd", "--status", "0x24", "--ack", "0x64", "--i2c", STUB, NULL };
 	struct daemon d;
 
-	cr_assert_eq(run_to_exit(&d, 0, bad_status), 2);
-	cr_assert_not_null(strstr(d.errtext, "--status 1: not an aligned 32-bit register offset"), "%s", d.errtext);
-	cr_assert_eq(run_to_exit(&d, 0, bad_ack), 2);
-	cr_assert_not_null(strstr(d.errtext, "--ack 0x66: not an aligned 32-bit register offset"), "%s", d.errtext);
-	cr_assert_eq(run_to_exit(&d, 65534, not_uio), 1);
-	cr_assert_not_null(strstr(d.errtext, "--uio /etc/passwd: not a UIO device"), "%s", d.errtext);
-	cr_assert_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, bad_status), 2);
+	assert_not_null(strstr(d.errtext, "--status 1: not an aligned 32-bit register offset"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, bad_ack), 2);
+	assert_not_null(strstr(d.errtext, "--ack 0x66: not an aligned 32-bit register offset"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 65534, not_uio), 1);
+	assert_not_null(strstr(d.errtext, "--uio /etc/passwd: not a UIO device"), "%s", d.errtext);
+	assert_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
 }

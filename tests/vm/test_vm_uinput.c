@@ -56,7 +56,7 @@ static struct uirq_input_dev *new_dev(const char *name)
 {
 	struct uirq_input_dev *d = uirq_input_allocate_device();
 
-	cr_assert_not_null(d);
+	assert_not_null(d);
 	d->name = name;
 	d->phys = PHYS;
 	d->id.bustype = BUS_I2C;
@@ -75,9 +75,9 @@ static void setup(void)
 
 	uirq_lockdep_set_report_handler(on_report, NULL);
 	dev = new_dev(NAME);
-	cr_assert_eq(uirq_input_register_device(dev), 0);
+	assert_eq(uirq_input_register_device(dev), 0);
 	ret = uirq_uinput_create(dev, &ui);
-	cr_assert_eq(ret, 0, "uirq_uinput_create: %d (%s)", ret, strerror(-ret));
+	assert_eq(ret, 0, "uirq_uinput_create: %d (%s)", ret, strerror(-ret));
 }
 
 #define OPTS .timeout = 120, .init = setup
@@ -87,14 +87,14 @@ static int open_node(const char *node)
 {
 	int fd = -1;
 
-	cr_assert_not_null(node, "no evdev node for the mirror");
-	cr_assert_eq(strncmp(node, "/dev/input/event", 16), 0, "node %s", node);
+	assert_not_null(node, "no evdev node for the mirror");
+	assert_eq(strncmp(node, "/dev/input/event", 16), 0, "node %s", node);
 	for (int i = 0; i < 100 && fd < 0; i++) {
 		fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0)
 			usleep(50000);
 	}
-	cr_assert_geq(fd, 0, "%s: %s", node, strerror(errno));
+	assert_ge(fd, 0, "%s: %s", node, strerror(errno));
 	return fd;
 }
 
@@ -107,8 +107,8 @@ static void next_event(struct libevdev *ev, int fd, struct input_event *e)
 
 		if (rc == LIBEVDEV_READ_STATUS_SUCCESS)
 			return;
-		cr_assert_eq(rc, -EAGAIN, "libevdev_next_event: %d (SYNC is %d)", rc, LIBEVDEV_READ_STATUS_SYNC);
-		cr_assert_eq(poll(&p, 1, 10000), 1, "no event within 10 s");
+		assert_eq(rc, -EAGAIN, "libevdev_next_event: %d (SYNC is %d)", rc, LIBEVDEV_READ_STATUS_SYNC);
+		assert_eq(poll(&p, 1, 10000), 1, "no event within 10 s");
 	}
 }
 
@@ -119,8 +119,8 @@ static void assert_quiet(struct libevdev *ev, int fd, int ms)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int rc = libevdev_next_event(ev, LIBEVDEV_READ_FLAG_NORMAL, &e);
 
-	cr_assert_eq(rc, -EAGAIN, "unexpected event type %u code %u value %d", e.type, e.code, e.value);
-	cr_assert_eq(poll(&p, 1, ms), 0, "unexpected event pending");
+	assert_eq(rc, -EAGAIN, "unexpected event type %u code %u value %d", e.type, e.code, e.value);
+	assert_eq(poll(&p, 1, ms), 0, "unexpected event pending");
 }
 
 static void expect(struct libevdev *ev, int fd, unsigned int type, unsigned int code, int value, int cycle)
@@ -128,10 +128,10 @@ static void expect(struct libevdev *ev, int fd, unsigned int type, unsigned int 
 	struct input_event e;
 
 	next_event(ev, fd, &e);
-	cr_assert_eq(e.type, type, "cycle %d: type %u, want %u (code %u value %d)", cycle, e.type, type, e.code,
+	assert_eq(e.type, type, "cycle %d: type %u, want %u (code %u value %d)", cycle, e.type, type, e.code,
 		     e.value);
-	cr_assert_eq(e.code, code, "cycle %d: code %u, want %u", cycle, e.code, code);
-	cr_assert_eq(e.value, value, "cycle %d: value %d, want %d", cycle, e.value, value);
+	assert_eq(e.code, code, "cycle %d: code %u, want %u", cycle, e.code, code);
+	assert_eq(e.value, value, "cycle %d: value %d, want %d", cycle, e.value, value);
 }
 
 /* Whether a kernel input device is called name (/sys/class/input/input*\/name). */
@@ -141,7 +141,7 @@ static bool kernel_has_input(const char *name)
 	struct dirent *e;
 	bool found = false;
 
-	cr_assert_not_null(d);
+	assert_not_null(d);
 	while (!found && (e = readdir(d))) {
 		char path[300], buf[128] = "";
 		FILE *f;
@@ -173,45 +173,45 @@ static void report_hardirq(struct uirq_input_dev *d, int value)
 	uirq_local_irq_restore(flags);
 }
 
-Test(vm_uinput, node_and_identity, OPTS)
+UIRQ_TEST(vm_uinput, node_and_identity, OPTS)
 {
 	const char *node = uirq_uinput_devnode(ui);
 	struct libevdev *ev = NULL;
 	struct stat st;
 	int fd = open_node(node);
 
-	cr_assert_eq(stat(node, &st), 0);
-	cr_assert(S_ISCHR(st.st_mode));
-	cr_assert_eq(libevdev_new_from_fd(fd, &ev), 0);
-	cr_assert_str_eq(libevdev_get_name(ev), NAME);
-	cr_assert_not_null(libevdev_get_phys(ev));
-	cr_assert_str_eq(libevdev_get_phys(ev), PHYS);
-	cr_assert_eq(libevdev_get_id_bustype(ev), BUS_I2C);
-	cr_assert_eq(libevdev_get_id_vendor(ev), 0x0451);
-	cr_assert_eq(libevdev_get_id_product(ev), 0x4030);
-	cr_assert_eq(libevdev_get_id_version(ev), 0x0101);
-	cr_assert(libevdev_has_event_type(ev, EV_SYN));
-	cr_assert(libevdev_has_event_type(ev, EV_KEY));
-	cr_assert(libevdev_has_event_code(ev, EV_KEY, KEY_POWER));
-	cr_assert_not(libevdev_has_event_code(ev, EV_KEY, KEY_VOLUMEUP), "only the device's capabilities");
-	cr_assert_not(libevdev_has_event_type(ev, EV_REL));
-	cr_assert_eq(opens, 1, "the mirror is a user of the device");
+	assert_eq(stat(node, &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_str_eq(libevdev_get_name(ev), NAME);
+	assert_not_null(libevdev_get_phys(ev));
+	assert_str_eq(libevdev_get_phys(ev), PHYS);
+	assert_eq(libevdev_get_id_bustype(ev), BUS_I2C);
+	assert_eq(libevdev_get_id_vendor(ev), 0x0451);
+	assert_eq(libevdev_get_id_product(ev), 0x4030);
+	assert_eq(libevdev_get_id_version(ev), 0x0101);
+	assert_true(libevdev_has_event_type(ev, EV_SYN));
+	assert_true(libevdev_has_event_type(ev, EV_KEY));
+	assert_true(libevdev_has_event_code(ev, EV_KEY, KEY_POWER));
+	assert_false(libevdev_has_event_code(ev, EV_KEY, KEY_VOLUMEUP), "only the device's capabilities");
+	assert_false(libevdev_has_event_type(ev, EV_REL));
+	assert_eq(opens, 1, "the mirror is a user of the device");
 	libevdev_free(ev);
 	close(fd);
 	uirq_uinput_destroy(ui);
-	cr_assert_eq(closes, 1);
+	assert_eq(closes, 1);
 	uirq_input_unregister_device(dev);
 }
 
-Test(vm_uinput, press_release_cycles_in_order, OPTS)
+UIRQ_TEST(vm_uinput, press_release_cycles_in_order, OPTS)
 {
 	struct libevdev *ev = NULL;
 	int fd = open_node(uirq_uinput_devnode(ui));
 	struct uirq_input_client *c = uirq_input_open(dev);
 	struct uirq_input_event uev[4];
 
-	cr_assert_not_null(c);
-	cr_assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_not_null(c);
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
 	for (int i = 0; i < CYCLES; i++) {
 		report_hardirq(dev, 1);
 		/* Reported again while down: the core drops it, so the kernel never sees it. */
@@ -222,14 +222,14 @@ Test(vm_uinput, press_release_cycles_in_order, OPTS)
 		expect(ev, fd, EV_KEY, KEY_POWER, 0, i);
 		expect(ev, fd, EV_SYN, SYN_REPORT, 0, i);
 		/* The uirq client got the same frames. */
-		cr_assert_eq(uirq_input_read(c, uev, 4, UIRQ_INPUT_NONBLOCK), 4);
-		cr_assert_eq(uev[0].value, 1);
-		cr_assert_eq(uev[2].value, 0);
-		cr_assert_eq(uirq_input_read(c, uev, 4, UIRQ_INPUT_NONBLOCK), -EAGAIN);
+		assert_eq(uirq_input_read(c, uev, 4, UIRQ_INPUT_NONBLOCK), 4);
+		assert_eq(uev[0].value, 1);
+		assert_eq(uev[2].value, 0);
+		assert_eq(uirq_input_read(c, uev, 4, UIRQ_INPUT_NONBLOCK), -EAGAIN);
 	}
 	assert_quiet(ev, fd, 200);
-	cr_assert_eq(uirq_uinput_write_errors(ui), 0);
-	cr_assert_eq(__atomic_load_n(&reports, __ATOMIC_RELAXED), 0, "lockdep reports");
+	assert_eq(uirq_uinput_write_errors(ui), 0);
+	assert_eq(__atomic_load_n(&reports, __ATOMIC_RELAXED), 0, "lockdep reports");
 	libevdev_free(ev);
 	close(fd);
 	uirq_input_close(c);
@@ -238,7 +238,7 @@ Test(vm_uinput, press_release_cycles_in_order, OPTS)
 }
 
 /* Frames from process context, several events each, and a frame the core splits. */
-Test(vm_uinput, frames_from_process_context, OPTS)
+UIRQ_TEST(vm_uinput, frames_from_process_context, OPTS)
 {
 	struct uirq_input_dev *d = new_dev("uirq vm keys");
 	struct uirq_uinput *u;
@@ -247,12 +247,12 @@ Test(vm_uinput, frames_from_process_context, OPTS)
 
 	uirq_input_set_capability(d, EV_KEY, KEY_VOLUMEUP);
 	uirq_input_set_capability(d, EV_SW, SW_LID);
-	cr_assert_eq(uirq_input_register_device(d), 0);
-	cr_assert_eq(uirq_uinput_create(d, &u), 0);
+	assert_eq(uirq_input_register_device(d), 0);
+	assert_eq(uirq_uinput_create(d, &u), 0);
 	fd = open_node(uirq_uinput_devnode(u));
-	cr_assert_eq(libevdev_new_from_fd(fd, &ev), 0);
-	cr_assert(libevdev_has_event_code(ev, EV_SW, SW_LID));
-	cr_assert(libevdev_has_event_code(ev, EV_KEY, KEY_VOLUMEUP));
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_true(libevdev_has_event_code(ev, EV_SW, SW_LID));
+	assert_true(libevdev_has_event_code(ev, EV_KEY, KEY_VOLUMEUP));
 
 	uirq_input_report_key(d, KEY_POWER, 1);
 	uirq_input_report_key(d, KEY_VOLUMEUP, 1);
@@ -271,7 +271,7 @@ Test(vm_uinput, frames_from_process_context, OPTS)
 	expect(ev, fd, EV_KEY, KEY_POWER, 0, 1);
 	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 1);
 	assert_quiet(ev, fd, 200);
-	cr_assert_eq(uirq_uinput_write_errors(u), 0);
+	assert_eq(uirq_uinput_write_errors(u), 0);
 	libevdev_free(ev);
 	close(fd);
 	uirq_uinput_destroy(u);
@@ -280,7 +280,7 @@ Test(vm_uinput, frames_from_process_context, OPTS)
 	uirq_input_unregister_device(dev);
 }
 
-Test(vm_uinput, destroy_removes_the_node, OPTS)
+UIRQ_TEST(vm_uinput, destroy_removes_the_node, OPTS)
 {
 	char *node = strdup(uirq_uinput_devnode(ui));
 	struct libevdev *ev = NULL;
@@ -288,22 +288,22 @@ Test(vm_uinput, destroy_removes_the_node, OPTS)
 	struct stat st;
 	int fd = open_node(node), rc, gone = 0;
 
-	cr_assert_eq(libevdev_new_from_fd(fd, &ev), 0);
-	cr_assert(kernel_has_input(NAME));
-	cr_assert_eq(harness_fds_on("/dev/uinput"), 1);
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_true(kernel_has_input(NAME));
+	assert_eq(harness_fds_on("/dev/uinput"), 1);
 	uirq_uinput_destroy(ui);
-	cr_assert_eq(harness_fds_on("/dev/uinput"), 0, "the mirror's file is closed");
-	cr_assert_eq(closes, 1, "the mirror's use of the device ends");
+	assert_eq(harness_fds_on("/dev/uinput"), 0, "the mirror's file is closed");
+	assert_eq(closes, 1, "the mirror's use of the device ends");
 	for (int i = 0; i < 100 && !gone; i++) {
 		gone = stat(node, &st) < 0 && errno == ENOENT;
 		if (!gone)
 			usleep(50000);
 	}
-	cr_assert(gone, "%s still there", node);
-	cr_assert_not(kernel_has_input(NAME), "the kernel device is gone");
+	assert_true(gone, "%s still there", node);
+	assert_false(kernel_has_input(NAME), "the kernel device is gone");
 	/* A reader of the old node learns the device went. */
 	rc = libevdev_next_event(ev, LIBEVDEV_READ_FLAG_NORMAL, &e);
-	cr_assert_eq(rc, -ENODEV, "read after destroy: %d", rc);
+	assert_eq(rc, -ENODEV, "read after destroy: %d", rc);
 	libevdev_free(ev);
 	close(fd);
 
@@ -311,17 +311,17 @@ Test(vm_uinput, destroy_removes_the_node, OPTS)
 	struct uirq_input_client *c = uirq_input_open(dev);
 	struct uirq_input_event uev[2];
 
-	cr_assert_not_null(c);
+	assert_not_null(c);
 	report_hardirq(dev, 1);
-	cr_assert_eq(uirq_input_read(c, uev, 2, UIRQ_INPUT_NONBLOCK), 2);
+	assert_eq(uirq_input_read(c, uev, 2, UIRQ_INPUT_NONBLOCK), 2);
 	report_hardirq(dev, 0);
-	cr_assert_eq(uirq_input_read(c, uev, 2, UIRQ_INPUT_NONBLOCK), 2);
+	assert_eq(uirq_input_read(c, uev, 2, UIRQ_INPUT_NONBLOCK), 2);
 	uirq_input_close(c);
 
 	/* A new mirror of the same device works again. */
-	cr_assert_eq(uirq_uinput_create(dev, &ui), 0);
+	assert_eq(uirq_uinput_create(dev, &ui), 0);
 	fd = open_node(uirq_uinput_devnode(ui));
-	cr_assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
 	report_hardirq(dev, 1);
 	report_hardirq(dev, 0);
 	expect(ev, fd, EV_KEY, KEY_POWER, 1, 0);
@@ -336,49 +336,49 @@ Test(vm_uinput, destroy_removes_the_node, OPTS)
 	free(node);
 }
 
-Test(vm_uinput, errors, .timeout = 120)
+UIRQ_TEST(vm_uinput, errors, .timeout = 120)
 {
 	struct uirq_uinput *sentinel = (struct uirq_uinput *)0x1, *u = sentinel;
 	struct uirq_input_dev *d = new_dev("uirq vm errors");
 
-	cr_assert_eq(uirq_uinput_create(NULL, &u), -EINVAL);
-	cr_assert_eq(uirq_uinput_create(d, NULL), -EINVAL);
-	cr_assert_eq(uirq_uinput_create(d, &u), -ENODEV, "not registered yet");
-	cr_assert_eq(u, sentinel, "*out untouched on failure");
-	cr_assert_null(uirq_uinput_devnode(NULL));
+	assert_eq(uirq_uinput_create(NULL, &u), -EINVAL);
+	assert_eq(uirq_uinput_create(d, NULL), -EINVAL);
+	assert_eq(uirq_uinput_create(d, &u), -ENODEV, "not registered yet");
+	assert_eq(u, sentinel, "*out untouched on failure");
+	assert_null(uirq_uinput_devnode(NULL));
 	uirq_uinput_destroy(NULL);	/* ignored */
-	cr_assert_eq(opens, 0);
+	assert_eq(opens, 0);
 
-	cr_assert_eq(uirq_input_register_device(d), 0);
+	assert_eq(uirq_input_register_device(d), 0);
 	/* dev->open refuses: no mirror, and no kernel device left behind. */
 	open_err = -EBUSY;
-	cr_assert_eq(uirq_uinput_create(d, &u), -EBUSY);
-	cr_assert_eq(u, sentinel);
-	cr_assert_not(kernel_has_input("uirq vm errors"), "a refused mirror leaves no kernel device");
-	cr_assert_eq(harness_fds_on("/dev/uinput"), 0, "nor an open /dev/uinput");
+	assert_eq(uirq_uinput_create(d, &u), -EBUSY);
+	assert_eq(u, sentinel);
+	assert_false(kernel_has_input("uirq vm errors"), "a refused mirror leaves no kernel device");
+	assert_eq(harness_fds_on("/dev/uinput"), 0, "nor an open /dev/uinput");
 	open_err = 0;
 
 	uirq_input_unregister_device(d);
-	cr_assert_eq(uirq_uinput_create(d, &u), -ENODEV, "unregistered");
-	cr_assert_eq(u, sentinel);
+	assert_eq(uirq_uinput_create(d, &u), -ENODEV, "unregistered");
+	assert_eq(u, sentinel);
 }
 
 /* The uirq device unregistered under its mirror: the mirror goes quiet, destroy still works. */
-Test(vm_uinput, device_unregistered_under_the_mirror, OPTS)
+UIRQ_TEST(vm_uinput, device_unregistered_under_the_mirror, OPTS)
 {
 	struct libevdev *ev = NULL;
 	int fd = open_node(uirq_uinput_devnode(ui));
 
-	cr_assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
 	report_hardirq(dev, 1);
 	expect(ev, fd, EV_KEY, KEY_POWER, 1, 0);
 	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 0);
 	uirq_input_unregister_device(dev);
-	cr_assert_eq(closes, 1, "closed as it goes");
+	assert_eq(closes, 1, "closed as it goes");
 	report_hardirq(dev, 0);	/* ignored: the device is gone, its memory held by the mirror */
 	assert_quiet(ev, fd, 200);
 	libevdev_free(ev);
 	close(fd);
 	uirq_uinput_destroy(ui);
-	cr_assert_eq(closes, 1, "not closed twice");
+	assert_eq(closes, 1, "not closed twice");
 }

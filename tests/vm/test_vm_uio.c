@@ -65,28 +65,28 @@ static void setup(void)
 	volatile void *p;
 	int irq;
 
-	cr_assert_eq(uirq_cpus_start(NULL), 0);
+	assert_eq(uirq_cpus_start(NULL), 0);
 	irq = uirq_uio_line_create("/dev/uio0", 0, &fx.line);
-	cr_assert_gt(irq, 0, "uirq_uio_line_create: %d", irq);
+	assert_gt(irq, 0, "uirq_uio_line_create: %d", irq);
 	fx.irq = (unsigned int)irq;
-	cr_assert_eq(uirq_uio_line_map(fx.line, 0, &p, &fx.size), 0);
+	assert_eq(uirq_uio_line_map(fx.line, 0, &p, &fx.size), 0);
 	fx.bar = (volatile uint32_t *)p;
 }
 
 static void setup_requested(void)
 {
 	setup();
-	cr_assert_eq(uirq_request_threaded_irq(fx.irq, primary, thread, UIRQF_ONESHOT, "vm-uio", &fx), 0);
+	assert_eq(uirq_request_threaded_irq(fx.irq, primary, thread, UIRQF_ONESHOT, "vm-uio", &fx), 0);
 }
 
 static void teardown_line(void)
 {
 	struct uirq_lockdep_stats st;
 
-	cr_assert_eq(uirq_fd_line_destroy(fx.line), 0);
+	assert_eq(uirq_fd_line_destroy(fx.line), 0);
 	uirq_cpus_stop();
 	uirq_lockdep_get_stats(&st);
-	cr_assert_eq(st.reports, 0ul, "lockdep reported");
+	assert_eq(st.reports, 0ul, "lockdep reported");
 }
 
 static void teardown(void)
@@ -100,8 +100,8 @@ static uint16_t pci_command(void)
 	uint16_t cmd = 0;
 	int fd = open(CONFIG, O_RDONLY);
 
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(pread(fd, &cmd, 2, 4), 2);
+	assert_ge(fd, 0);
+	assert_eq(pread(fd, &cmd, 2, 4), 2);
 	close(fd);
 	return cmd;
 }
@@ -112,8 +112,8 @@ static unsigned long uio_events(void)
 	char buf[32] = "";
 	FILE *f = fopen("/sys/class/uio/uio0/event", "r");
 
-	cr_assert_not_null(f);
-	cr_assert_not_null(fgets(buf, sizeof(buf), f));
+	assert_not_null(f);
+	assert_not_null(fgets(buf, sizeof(buf), f));
 	fclose(f);
 	return strtoul(buf, NULL, 10);
 }
@@ -121,20 +121,20 @@ static unsigned long uio_events(void)
 static void wait_thread(unsigned long n)
 {
 	for (int i = 0; atomic_load(&fx.thread) < n; i++) {
-		cr_assert_lt(i, 200000, "thread ran %lu times, want %lu", atomic_load(&fx.thread), n);
+		assert_lt(i, 200000, "thread ran %lu times, want %lu", atomic_load(&fx.thread), n);
 		usleep(100);
 	}
 }
 
-Test(vm_uio_line, bar0_is_edu, .init = setup, .fini = teardown_line, .timeout = 30)
+UIRQ_TEST(vm_uio_line, bar0_is_edu, .init = setup, .fini = teardown_line, .timeout = 30)
 {
-	cr_assert_geq(fx.size, 4096u);
-	cr_assert_eq(fx.bar[EDU_ID / 4], 0x010000edu, "id %#x", fx.bar[EDU_ID / 4]);
-	cr_assert_eq(uirq_uio_line_index(fx.line), 0);
+	assert_ge(fx.size, 4096u);
+	assert_eq(fx.bar[EDU_ID / 4], 0x010000edu, "id %#x", fx.bar[EDU_ID / 4]);
+	assert_eq(uirq_uio_line_index(fx.line), 0);
 }
 
 /* Each edu interrupt: primary acks with the status, the thread runs once, INTx comes back. */
-Test(vm_uio_line, every_interrupt_reaches_the_thread_once, .init = setup_requested, .fini = teardown,
+UIRQ_TEST(vm_uio_line, every_interrupt_reaches_the_thread_once, .init = setup_requested, .fini = teardown,
      .timeout = 120)
 {
 	const unsigned long n = 100;
@@ -144,78 +144,78 @@ Test(vm_uio_line, every_interrupt_reaches_the_thread_once, .init = setup_request
 	for (unsigned long i = 1; i <= n; i++) {
 		fx.bar[EDU_IRQ_RAISE / 4] = (uint32_t)i;
 		wait_thread(i);
-		cr_assert_eq(atomic_load(&fx.last_status), (uint32_t)i);
+		assert_eq(atomic_load(&fx.last_status), (uint32_t)i);
 	}
 	usleep(50000);
-	cr_assert_eq(atomic_load(&fx.thread), n);
-	cr_assert_eq(atomic_load(&fx.primary), n);
-	cr_assert_eq(atomic_load(&fx.refused), 0ul);
-	cr_assert_eq(uio_events() - ev0, n, "the kernel counted %lu", uio_events() - ev0);
-	cr_assert_eq(uirq_fd_line_get_stats(fx.line, &st), 0);
-	cr_assert_eq(st.events, n, "events %lu", st.events);
-	cr_assert_eq(st.acks + st.merged, st.events);
-	cr_assert_eq(uirq_kstat_irqs(fx.irq), n);
-	cr_assert_eq(uirq_uio_line_hw_errors(fx.line), 0ul);
-	cr_assert_eq(fx.bar[EDU_IRQ_STATUS / 4], 0u);
-	cr_assert_eq(pci_command() & INTX_DISABLE, 0u, "INTx re-enabled after the thread");
+	assert_eq(atomic_load(&fx.thread), n);
+	assert_eq(atomic_load(&fx.primary), n);
+	assert_eq(atomic_load(&fx.refused), 0ul);
+	assert_eq(uio_events() - ev0, n, "the kernel counted %lu", uio_events() - ev0);
+	assert_eq(uirq_fd_line_get_stats(fx.line, &st), 0);
+	assert_eq(st.events, n, "events %lu", st.events);
+	assert_eq(st.acks + st.merged, st.events);
+	assert_eq(uirq_kstat_irqs(fx.irq), n);
+	assert_eq(uirq_uio_line_hw_errors(fx.line), 0ul);
+	assert_eq(fx.bar[EDU_IRQ_STATUS / 4], 0u);
+	assert_eq(pci_command() & INTX_DISABLE, 0u, "INTx re-enabled after the thread");
 }
 
 /* disable_irq holds the interrupt back; enable_irq delivers it. */
-Test(vm_uio_line, disabled_line_delivers_on_enable, .init = setup_requested, .fini = teardown, .timeout = 60)
+UIRQ_TEST(vm_uio_line, disabled_line_delivers_on_enable, .init = setup_requested, .fini = teardown, .timeout = 60)
 {
 	uirq_disable_irq(fx.irq);
 	fx.bar[EDU_IRQ_RAISE / 4] = 7;
 	usleep(200000);
-	cr_assert_eq(atomic_load(&fx.thread), 0ul, "ran while disabled");
+	assert_eq(atomic_load(&fx.thread), 0ul, "ran while disabled");
 	uirq_enable_irq(fx.irq);
 	wait_thread(1);
 	usleep(50000);
-	cr_assert_eq(atomic_load(&fx.thread), 1ul);
-	cr_assert_eq(atomic_load(&fx.last_status), 7u);
+	assert_eq(atomic_load(&fx.thread), 1ul);
+	assert_eq(atomic_load(&fx.last_status), 7u);
 }
 
 /* free_irq shuts the line down: INTx disabled, the device's interrupts no longer reach the kernel. */
-Test(vm_uio_line, free_irq_disables_intx, .init = setup_requested, .fini = teardown, .timeout = 60)
+UIRQ_TEST(vm_uio_line, free_irq_disables_intx, .init = setup_requested, .fini = teardown, .timeout = 60)
 {
 	unsigned long ev;
 
-	cr_assert_eq(pci_command() & INTX_DISABLE, 0u, "startup enabled INTx");
+	assert_eq(pci_command() & INTX_DISABLE, 0u, "startup enabled INTx");
 	uirq_free_irq(fx.irq, &fx);
-	cr_assert_eq(pci_command() & INTX_DISABLE, INTX_DISABLE);
+	assert_eq(pci_command() & INTX_DISABLE, INTX_DISABLE);
 	ev = uio_events();
 	fx.bar[EDU_IRQ_RAISE / 4] = 1;
 	usleep(100000);
-	cr_assert_eq(uio_events(), ev, "an interrupt got through a shut-down line");
+	assert_eq(uio_events(), ev, "an interrupt got through a shut-down line");
 	fx.bar[EDU_IRQ_ACK / 4] = 1;
 	/* teardown's free_irq of a free line only warns; request again so it has one to free. */
-	cr_assert_eq(uirq_request_threaded_irq(fx.irq, primary, thread, UIRQF_ONESHOT, "vm-uio", &fx), 0);
+	assert_eq(uirq_request_threaded_irq(fx.irq, primary, thread, UIRQF_ONESHOT, "vm-uio", &fx), 0);
 }
 
-Test(vm_uio_line, destroy_with_a_handler_is_busy, .init = setup_requested, .fini = teardown, .timeout = 30)
+UIRQ_TEST(vm_uio_line, destroy_with_a_handler_is_busy, .init = setup_requested, .fini = teardown, .timeout = 30)
 {
-	cr_assert_eq(uirq_fd_line_destroy(fx.line), -EBUSY);
+	assert_eq(uirq_fd_line_destroy(fx.line), -EBUSY);
 }
 
-Test(vm_uio_line, errors, .timeout = 30)
+UIRQ_TEST(vm_uio_line, errors, .timeout = 30)
 {
 	struct uirq_fd_line *l = NULL, *ev = NULL;
 	volatile void *p;
 
-	cr_assert_eq(uirq_cpus_start(NULL), 0);
-	cr_assert_eq(uirq_uio_line_create("/dev/uio9", 0, &l), -ENOENT);
-	cr_assert_eq(uirq_uio_line_create("uio", 0, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create("/dev/null", 0, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create("uio0x", 0, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_EDGE_RISING, &l), -EINVAL);
-	cr_assert_eq(uirq_uio_line_create(NULL, 0, &l), -EINVAL);
-	cr_assert_gt(uirq_uio_line_create("uio0", UIRQ_TYPE_LEVEL_HIGH, &l), 0);
-	cr_assert_eq(uirq_uio_line_map(l, 5, &p, NULL), -ENOENT, "edu has no BAR 5");
-	cr_assert_eq(uirq_uio_line_map(l, 6, &p, NULL), -EINVAL);
-	cr_assert_eq(uirq_irq_set_irq_type(uirq_fd_line_irq(l), UIRQ_TYPE_EDGE_RISING), -EINVAL);
-	cr_assert_gt(uirq_eventfd_line_create(-1, 0, &ev), 0);
-	cr_assert_eq(uirq_uio_line_map(ev, 0, &p, NULL), -EINVAL);
-	cr_assert_eq(uirq_uio_line_index(ev), -EINVAL);
-	cr_assert_eq(uirq_fd_line_destroy(ev), 0);
-	cr_assert_eq(uirq_fd_line_destroy(l), 0);
+	assert_eq(uirq_cpus_start(NULL), 0);
+	assert_eq(uirq_uio_line_create("/dev/uio9", 0, &l), -ENOENT);
+	assert_eq(uirq_uio_line_create("uio", 0, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("/dev/null", 0, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("uio0x", 0, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create("uio0", UIRQ_TYPE_EDGE_RISING, &l), -EINVAL);
+	assert_eq(uirq_uio_line_create(NULL, 0, &l), -EINVAL);
+	assert_gt(uirq_uio_line_create("uio0", UIRQ_TYPE_LEVEL_HIGH, &l), 0);
+	assert_eq(uirq_uio_line_map(l, 5, &p, NULL), -ENOENT, "edu has no BAR 5");
+	assert_eq(uirq_uio_line_map(l, 6, &p, NULL), -EINVAL);
+	assert_eq(uirq_irq_set_irq_type(uirq_fd_line_irq(l), UIRQ_TYPE_EDGE_RISING), -EINVAL);
+	assert_gt(uirq_eventfd_line_create(-1, 0, &ev), 0);
+	assert_eq(uirq_uio_line_map(ev, 0, &p, NULL), -EINVAL);
+	assert_eq(uirq_uio_line_index(ev), -EINVAL);
+	assert_eq(uirq_fd_line_destroy(ev), 0);
+	assert_eq(uirq_fd_line_destroy(l), 0);
 	uirq_cpus_stop();
 }
