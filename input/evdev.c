@@ -11,6 +11,9 @@
  * readable (or the device is gone).  Blocked readers and poll() users both
  * wait on it; it is set and cleared under the buffer lock, so it never
  * disagrees with the ring.
+ *
+ * Each client is a handle of its device (input.c), the same mechanism every
+ * consumer uses: the core knows nothing of evdev.
  */
 #include "input-core.h"
 
@@ -26,8 +29,7 @@
 _Static_assert((UIRQ_INPUT_CLIENT_BUFSIZE & BUF_MASK) == 0, "the client ring size is a power of two");
 
 struct uirq_input_client {
-	struct uirq_input_dev *dev;
-	struct uirq_input_client *next;		/* dev->clients, under dev->event_lock */
+	struct uirq_input_handle handle;	/* its link to the device */
 	int efd;
 
 	uirq_spinlock_t buffer_lock;		/* everything below */
@@ -78,45 +80,47 @@ static struct timeval to_timeval(const struct timespec *ts)
 	return (struct timeval){ .tv_sec = ts->tv_sec, .tv_usec = ts->tv_nsec / 1000 };
 }
 
-void evdev_pass_values(struct uirq_input_dev *dev, const struct uirq_input_value *vals,
-		       unsigned int count, const struct timespec stamp[INPUT_CLK_MAX])
+/* A frame from the core, under the device's event_lock (any context). */
+static void evdev_events(struct uirq_input_handle *handle, const struct uirq_input_value *vals,
+			 unsigned int count, const struct timespec *mono)
 {
-	for (struct uirq_input_client *c = dev->clients; c; c = c->next) {
-		unsigned long flags;
+	struct uirq_input_client *c = (struct uirq_input_client *)handle;
+	const struct timespec *stamp;
+	unsigned long flags;
 
-		uirq_spin_lock_irqsave(&c->buffer_lock, flags);
-		for (unsigned int i = 0; i < count; i++) {
-			struct uirq_input_event ev = {
-				.time = to_timeval(&stamp[c->clk]),
-				.type = vals[i].type, .code = vals[i].code, .value = vals[i].value,
-			};
+	uirq_spin_lock_irqsave(&c->buffer_lock, flags);
+	/* the frame's stamps, monotonic first (input-core.h): the client's clock among them */
+	stamp = &mono[c->clk];
+	for (unsigned int i = 0; i < count; i++) {
+		struct uirq_input_event ev = {
+			.time = to_timeval(stamp),
+			.type = vals[i].type, .code = vals[i].code, .value = vals[i].value,
+		};
 
-			push(c, &ev);
-			if (ev.type == EV_SYN && ev.code == SYN_REPORT)
-				c->packet_head = c->head;
-		}
-		sync_ready(c);
-		uirq_spin_unlock_irqrestore(&c->buffer_lock, flags);
+		push(c, &ev);
+		if (ev.type == EV_SYN && ev.code == SYN_REPORT)
+			c->packet_head = c->head;
 	}
+	sync_ready(c);
+	uirq_spin_unlock_irqrestore(&c->buffer_lock, flags);
 }
 
-void evdev_disconnect(struct uirq_input_dev *dev)
+/* The device is going: wake the reader for -ENODEV; under the device's event_lock. */
+static void evdev_disconnect(struct uirq_input_handle *handle)
 {
-	for (struct uirq_input_client *c = dev->clients; c; c = c->next) {
-		unsigned long flags;
+	struct uirq_input_client *c = (struct uirq_input_client *)handle;
+	unsigned long flags;
 
-		uirq_spin_lock_irqsave(&c->buffer_lock, flags);
-		c->gone = true;
-		sync_ready(c);
-		uirq_spin_unlock_irqrestore(&c->buffer_lock, flags);
-	}
+	uirq_spin_lock_irqsave(&c->buffer_lock, flags);
+	c->gone = true;
+	sync_ready(c);
+	uirq_spin_unlock_irqrestore(&c->buffer_lock, flags);
 }
 
 struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev)
 {
 	struct uirq_input_client *c;
-	unsigned long flags;
-	int err = 0;
+	int err;
 
 	if (!dev) {
 		errno = EINVAL;
@@ -135,50 +139,27 @@ struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev)
 		return NULL;
 	}
 	uirq_spin_lock_init(&c->buffer_lock);
-	c->dev = dev;
 	c->clk = INPUT_CLK_MONO;
-
-	uirq_mutex_lock(&dev->mutex);
-	err = -input_open_device(dev);
-	if (!err) {
-		uirq_spin_lock_irqsave(&dev->event_lock, flags);
-		c->next = dev->clients;
-		dev->clients = c;
-		uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
-	}
-	uirq_mutex_unlock(&dev->mutex);
+	c->handle.events = evdev_events;
+	c->handle.disconnect = evdev_disconnect;
+	err = uirq_input_register_handle(dev, &c->handle);
 	if (err) {
 		close(c->efd);
 		free(c);
-		errno = err;
+		errno = -err;
 		return NULL;
 	}
 	return c;
 }
 
-static void unlink_client(struct uirq_input_dev *dev, void *user)
-{
-	for (struct uirq_input_client **pp = &dev->clients; *pp; pp = &(*pp)->next)
-		if (*pp == user) {
-			*pp = (*pp)->next;
-			break;
-		}
-}
-
 void uirq_input_close(struct uirq_input_client *client)
 {
-	struct uirq_input_dev *dev;
-
 	if (!client)
 		return;
-	dev = client->dev;
-	uirq_mutex_lock(&dev->mutex);
-	input_close_device(dev, unlink_client, client);
-	uirq_mutex_unlock(&dev->mutex);
+	uirq_input_unregister_handle(&client->handle);
 	close(client->efd);
 	uirq_lockdep_check_no_locks_freed(client, sizeof(*client));
 	free(client);
-	input_put_device(dev);
 }
 
 /* Take whole-frame events off the ring: count, -EAGAIN if none, -ENODEV if gone. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared inside the input layer only: device states, references, the evdev hooks. */
+/* Shared inside the input layer only: device states, references, the frame's stamps. */
 #ifndef UIRQ_INPUT_CORE_H
 #define UIRQ_INPUT_CORE_H
 
@@ -19,10 +19,11 @@ int input_open_device(struct uirq_input_dev *dev);
 void input_close_device(struct uirq_input_dev *dev, void (*unlink)(struct uirq_input_dev *, void *),
 			void *user);
 
-/* Queue a frame to every client; dev->event_lock held. */
-void evdev_pass_values(struct uirq_input_dev *dev, const struct uirq_input_value *vals,
-		       unsigned int count, const struct timespec stamp[INPUT_CLK_MAX]);
-/* The device is going: wake every client for -ENODEV; dev->event_lock held. */
-void evdev_disconnect(struct uirq_input_dev *dev);
+/*
+ * A handle's events() gets &stamp[INPUT_CLK_MONO] of the frame's three
+ * stamps (dev->stamp): evdev, inside this layer, reads a client's other
+ * clock next to it.  Outside the layer it is the CLOCK_MONOTONIC time.
+ */
+_Static_assert(INPUT_CLK_MONO == 0, "the monotonic stamp leads the frame's stamps");
 
 #endif

@@ -177,7 +177,9 @@ void uirq_input_unregister_device(struct uirq_input_dev *dev)
 	if (was_registered) {
 		dev->state = INPUT_GONE;
 		dev->num_vals = 0;
-		evdev_disconnect(dev);
+		for (struct uirq_input_handle *h = dev->handles; h; h = h->next)
+			if (h->disconnect)
+				h->disconnect(h);
 	}
 	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 	if (was_registered && dev->users && dev->close)
@@ -254,7 +256,6 @@ static void flush_frame(struct uirq_input_dev *dev)
 {
 	/* A lone SYN_REPORT is no frame: the kernel flushes only with an event besides it. */
 	if (dev->num_vals >= 2) {
-		evdev_pass_values(dev, dev->vals, dev->num_vals, dev->stamp);
 		for (struct uirq_input_handle *h = dev->handles; h; h = h->next)
 			h->events(h, dev->vals, dev->num_vals, &dev->stamp[INPUT_CLK_MONO]);
 	}
@@ -295,7 +296,7 @@ void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned in
 	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 }
 
-/* ---- users: evdev clients and handles ---- */
+/* ---- users: handles (evdev clients are handles too) ---- */
 
 int input_open_device(struct uirq_input_dev *dev)
 {
@@ -346,7 +347,7 @@ int uirq_input_register_handle(struct uirq_input_dev *dev, struct uirq_input_han
 	if (handle->dev)
 		return -EBUSY;
 	uirq_mutex_lock(&dev->mutex);
-	/* A handle is a user like an evdev client: the first one opens the device. */
+	/* A handle is a user: the first one opens the device. */
 	ret = input_open_device(dev);
 	if (!ret) {
 		handle->dev = dev;

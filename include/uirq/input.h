@@ -99,8 +99,7 @@ struct uirq_input_dev {
 	int refs;			/* atomic */
 	int state;			/* allocated, registered, gone; under event_lock */
 	int nr;				/* inputN */
-	unsigned int users;		/* open clients, under mutex */
-	struct uirq_input_client *clients;
+	unsigned int users;		/* open handles (evdev clients among them), under mutex */
 	struct uirq_input_handle *handles;	/* under event_lock */
 	unsigned int num_vals;
 	bool stamp_valid;
@@ -166,9 +165,10 @@ static inline void *uirq_input_get_drvdata(struct uirq_input_dev *dev)
 /* ---- handles (input.c) ---- */
 
 /*
- * A consumer of a device's events besides its evdev clients: the kernel's
- * input handle, reduced to its handler's events() call (the uinput bridge
- * is one).  Fill events (and priv), then register.
+ * A consumer of a device's events: the kernel's input handle, reduced to
+ * its handler's events() and disconnect() calls.  Every consumer is one -
+ * each evdev client (evdev.c) and the uinput bridge alike.  Fill events
+ * (and disconnect, priv), then register.
  */
 struct uirq_input_handle {
 	/*
@@ -179,6 +179,8 @@ struct uirq_input_handle {
 	 */
 	void (*events)(struct uirq_input_handle *handle, const struct uirq_input_value *vals,
 		       unsigned int count, const struct timespec *time);
+	/* Optional: the device is being unregistered; under event_lock, must not sleep. */
+	void (*disconnect)(struct uirq_input_handle *handle);
 	void *priv;			/* the consumer's own */
 
 	/* private to the input core */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Input handles (input.c): a consumer besides the evdev clients gets every
+ * Input handles (input.c): every consumer - the evdev clients too - gets every
  * frame the core passes - filtered, SYN_REPORT last, in order, once - with
  * the frame's time, from the reporting context.  A handle is a user of the
  * device like a client: the first user opens it, the last closes it.
@@ -350,6 +350,41 @@ UIRQ_TEST(input_handle, device_unregistered_under_a_handle, OPTS)
 	uirq_input_unregister_handle(&r.h);
 	assert_eq(closes, 1, "not closed twice");
 	assert_null(r.h.dev);
+	assert_no_reports();
+}
+
+static int disconnects;
+
+static void on_disconnect(struct uirq_input_handle *h)
+{
+	assert_true(uirq_irqs_disabled(), "disconnect runs under the event lock, irqs off");
+	assert_not_null(h->dev);
+	disconnects++;
+}
+
+/* A handle's disconnect() hears of the unregister, once, as every evdev client does (they are handles). */
+UIRQ_TEST(input_handle, disconnect_called_once_on_unregister, OPTS)
+{
+	static struct rec r, quiet;
+	struct uirq_input_dev *d = new_dev(true);
+	struct uirq_input_client *c;
+	struct uirq_input_event ev[4];
+
+	rec_init(&r);
+	rec_init(&quiet);
+	r.h.disconnect = on_disconnect;
+	disconnects = 0;
+	assert_eq(uirq_input_register_handle(d, &r.h), 0);
+	assert_eq(uirq_input_register_handle(d, &quiet.h), 0);	/* no disconnect(): fine */
+	c = uirq_input_open(d);
+	assert_not_null(c);
+	uirq_input_unregister_device(d);
+	assert_eq(disconnects, 1);
+	assert_eq(uirq_input_read(c, ev, 4, false), -ENODEV, "the client was told too");
+	uirq_input_close(c);
+	uirq_input_unregister_handle(&quiet.h);
+	uirq_input_unregister_handle(&r.h);
+	assert_eq(disconnects, 1, "not again at the handle's own unregister");
 	assert_no_reports();
 }
 
