@@ -539,6 +539,7 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 	if (!desc->irq_data.chip)
 		return -ENOSYS;
 	new->irq = irq;
+	/* No trigger asked for: take the line's, so sharers compare like with like. */
 	if (!(new->flags & UIRQF_TRIGGER_MASK))
 		new->flags |= irqd_get_trigger_type(desc);
 
@@ -549,6 +550,7 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		/* The thread_fn runs in the parent's thread: no thread of our own. */
 		new->handler = irq_nested_primary_handler;
 	} else if (irq_settings_can_thread(desc)) {
+		/* threadirqs: the primary becomes a thread too (and ONESHOT, see there). */
 		ret = irq_setup_forced_threading(new);
 		if (ret)
 			return ret;
@@ -567,6 +569,7 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		}
 	}
 
+	/* A chip that masks by itself until the thread is done needs no ONESHOT masking of ours. */
 	if (desc->irq_data.chip->flags & UIRQCHIP_ONESHOT_SAFE)
 		new->flags &= ~UIRQF_ONESHOT;
 
@@ -585,9 +588,11 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 			oldtype = new->flags & UIRQF_TRIGGER_MASK;
 			irqd_set_trigger_type(desc, oldtype);
 		}
+		/* Sharing needs both to agree to share, on one trigger type. */
 		if (!((old->flags & new->flags) & UIRQF_SHARED) ||
 		    oldtype != (new->flags & UIRQF_TRIGGER_MASK))
 			goto mismatch;
+		/* One line, one masking rule: all ONESHOT or none (COND_ONESHOT follows the others). */
 		if ((old->flags & UIRQF_ONESHOT) && (new->flags & UIRQF_COND_ONESHOT))
 			new->flags |= UIRQF_ONESHOT;
 		else if ((old->flags ^ new->flags) & UIRQF_ONESHOT)
@@ -602,6 +607,7 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		shared = true;
 	}
 
+	/* Each ONESHOT thread gets a bit: the line is unmasked when the last bit clears. */
 	if (new->flags & UIRQF_ONESHOT) {
 		if (thread_mask == ~0ul) {
 			ret = -EBUSY;
@@ -610,6 +616,7 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		new->thread_mask = 1ul << __builtin_ctzl(~thread_mask);
 	} else if (new->handler == irq_default_primary_handler &&
 		   !(desc->irq_data.chip->flags & UIRQCHIP_ONESHOT_SAFE)) {
+		/* The default primary only wakes the thread: without ONESHOT a level line would storm. */
 		uirq_printk("genirq: Threaded irq requested with handler=NULL and !ONESHOT for %s (irq %u)\n",
 			    new->name, irq);
 		ret = -EINVAL;
