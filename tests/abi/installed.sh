@@ -12,6 +12,8 @@
 #     neither libevdev's nor libdw's headers);
 #   - examples/threaded_irq.c builds with `pkg-config uirq` against that tree
 #     and runs on the installed library;
+#   - the man pages and the systemd unit are installed, the unit pointing at
+#     the configured prefix and not restarting after a usage error;
 #   - the installed tools find what they run in the installed tree only.
 # TAP on stdout.  Usage: installed.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
@@ -102,6 +104,23 @@ else
 	{ echo "$out"; echo "$libs"; } | diag
 fi
 
+# The manuals and the systemd unit: installed, the unit naming the installed
+# daemon and not restarting after a usage error (exit 2).
+man=
+for m in man1/irqsim.1 man1/uirq-lockdep.1 man8/uirq-pwrbutton.8; do
+	[ -n "$(find "$dest/root" -path "*/share/man/$m")" ] || man+="$m "
+done
+expect_none "the man pages irqsim(1), uirq-lockdep(1) and uirq-pwrbutton(8) are installed" "$man"
+unit=$(find "$dest/root" -name uirq-pwrbutton.service | head -n 1)
+prefix=$(meson introspect --buildoptions "$build" |
+	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+if [ -n "$unit" ] && grep -q "^ExecStart=$prefix/bin/uirq-pwrbutton " "$unit" &&
+	grep -q '^RestartPreventExitStatus=2$' "$unit"; then
+	ok "the systemd unit runs $prefix/bin/uirq-pwrbutton and does not restart after a usage error"
+else
+	not_ok "the systemd unit runs $prefix/bin/uirq-pwrbutton and does not restart after a usage error"
+	[ -z "$unit" ] || diag <"$unit"
+fi
 # The installed tools stand on their own: irqsim --lockdep-demo runs the
 # installed uirq-lockdep on the installed example, with the installed preload
 # library, and no process of it loads anything from the build tree.
