@@ -105,7 +105,13 @@ for line in "${tests[@]}"; do
 	case $skip_programs in *" $name "*) continue ;; esac
 	if [ "$name" = core ]; then
 		# One suite at a time, so the slow ones can stay out.
-		mapfile -t suites < <(grep -ho '^Test([a-z0-9_]*' tests/core/*.c | sed 's/^Test(//' | sort -u)
+		mapfile -t suites < <(grep -ho '^UIRQ_TEST([a-z0-9_]*' tests/core/*.c | sed 's/^UIRQ_TEST(//' | sort -u)
+		# none found would skip the whole program without a word: count it as a failure
+		if [ "${#suites[@]}" -eq 0 ]; then
+			echo "valgrind: core: no UIRQ_TEST suites found in tests/core/*.c"
+			failed=$((failed + 1))
+			continue
+		fi
 		for s in "${suites[@]}"; do
 			case $skip_suites in *" $s "*) continue ;; esac
 			e="CK_RUN_SUITE=$s"
