@@ -4,6 +4,7 @@
  * (kernel/irq/irqdomain.c, the linear revmap only).  Lookups are lock-free
  * so a chained handler can demultiplex in hard-irq context.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "internals.h"
@@ -20,37 +21,39 @@ struct uirq_irq_domain {
 	atomic_uint revmap[];		/* 0: unmapped */
 };
 
-struct uirq_irq_domain *uirq_irq_domain_add_linear(const char *name, unsigned int size,
-						   struct uirq_irq_chip *chip, void *chip_data,
-						   uirq_irq_flow_handler_t handle)
+int uirq_irq_domain_add_linear(const char *name, unsigned int size, struct uirq_irq_chip *chip,
+			       void *chip_data, uirq_irq_flow_handler_t handle,
+			       struct uirq_irq_domain **out)
 {
 	struct uirq_irq_domain *d;
 
+	*out = NULL;
 	if (!size)
-		return NULL;
+		return -EINVAL;
 	d = calloc(1, sizeof(*d) + size * sizeof(d->revmap[0]));
 	if (!d)
-		return NULL;
+		return -ENOMEM;
 	d->name = name;
 	d->size = size;
 	d->chip = chip;
 	d->chip_data = chip_data;
 	d->handle = handle;
 	uirq_mutex_init(&d->lock);
-	return d;
+	*out = d;
+	return 0;
 }
 
-struct uirq_irq_domain *uirq_irq_domain_create_linear(const char *name, unsigned int size,
-						      const struct uirq_irq_domain_ops *ops,
-						      void *host_data)
+int uirq_irq_domain_create_linear(const char *name, unsigned int size,
+				  const struct uirq_irq_domain_ops *ops, void *host_data,
+				  struct uirq_irq_domain **out)
 {
-	struct uirq_irq_domain *d = uirq_irq_domain_add_linear(name, size, NULL, NULL, NULL);
+	int ret = uirq_irq_domain_add_linear(name, size, NULL, NULL, NULL, out);
 
-	if (d) {
-		d->ops = ops;
-		d->host_data = host_data;
+	if (!ret) {
+		(*out)->ops = ops;
+		(*out)->host_data = host_data;
 	}
-	return d;
+	return ret;
 }
 
 void *uirq_irq_domain_get_host_data(struct uirq_irq_domain *d)

@@ -51,11 +51,9 @@ int uirq_board_create(const struct uirq_board_config *cfg, struct uirq_board **o
 	ret = uirq_swirq_set_type(b->intc, UIRQ_BOARD_TWL_HOST_LINE, UIRQ_TYPE_LEVEL_LOW);
 	if (ret)
 		goto err_intc;
-	b->sim = uirq_i2c_sim_new("OMAP I2C adapter", bus_hz);
-	if (!b->sim) {
-		ret = -errno;
+	ret = uirq_i2c_sim_new("OMAP I2C adapter", bus_hz, &b->sim);
+	if (ret)
 		goto err_intc;
-	}
 	ret = twl4030_create(b->sim, &b->twl);
 	if (ret)
 		goto err_sim;

@@ -99,10 +99,9 @@ int uio_pwrbutton_probe(const struct uio_pwrbutton_config *cfg, struct uio_pwrbu
 	pb->reg = cfg->reg;
 	pb->mask = (u8)(1u << cfg->bit);
 	info.addr = cfg->addr;
-	errno = 0;
 	pb->client = i2c_new_client_device(cfg->adap, &info);
 	if (!pb->client) {
-		err = errno ? -errno : -ENOMEM;
+		err = -errno;
 		goto err_free;
 	}
 	i2c_set_clientdata(pb->client, pb);

@@ -121,23 +121,19 @@ static bool addr_valid(uint16_t addr, uint16_t flags)
 	return addr >= 0x01 && addr <= 0x7f;
 }
 
-struct uirq_i2c_client *uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter *adap,
-							 const char *name, uint16_t addr,
-							 uint16_t flags)
+int uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter *adap, const char *name,
+				     uint16_t addr, uint16_t flags, struct uirq_i2c_client **out)
 {
 	struct uirq_i2c_client *c, *it;
 	int err = 0;
 
+	*out = NULL;
 	if (!adap || !name || !name[0] || strlen(name) >= UIRQ_I2C_NAME_SIZE ||
-	    !addr_valid(addr, flags)) {
-		errno = EINVAL;
-		return NULL;
-	}
+	    !addr_valid(addr, flags))
+		return -EINVAL;
 	c = calloc(1, sizeof(*c));
-	if (!c) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!c)
+		return -ENOMEM;
 	c->flags = flags;
 	c->addr = addr;
 	c->adapter = adap;
@@ -145,10 +141,10 @@ struct uirq_i2c_client *uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter
 
 	uirq_mutex_lock(&i2c_core_lock);
 	if (!__atomic_load_n(&adap->registered, __ATOMIC_ACQUIRE))
-		err = ENODEV;
+		err = -ENODEV;
 	for (it = adap->clients; !err && it; it = it->next)
 		if (it->addr == addr && (it->flags & UIRQ_I2C_CLIENT_TEN) == (flags & UIRQ_I2C_CLIENT_TEN))
-			err = EBUSY;
+			err = -EBUSY;
 	if (!err) {
 		c->next = adap->clients;
 		adap->clients = c;
@@ -156,16 +152,16 @@ struct uirq_i2c_client *uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter
 	uirq_mutex_unlock(&i2c_core_lock);
 	if (err) {
 		free(c);
-		errno = err;
-		return NULL;
+		return err;
 	}
-	return c;
+	*out = c;
+	return 0;
 }
 
-struct uirq_i2c_client *uirq_i2c_new_client_device(struct uirq_i2c_adapter *adap,
-						   const char *name, uint16_t addr)
+int uirq_i2c_new_client_device(struct uirq_i2c_adapter *adap, const char *name, uint16_t addr,
+			       struct uirq_i2c_client **out)
 {
-	return uirq_i2c_new_client_device_flags(adap, name, addr, 0);
+	return uirq_i2c_new_client_device_flags(adap, name, addr, 0, out);
 }
 
 void uirq_i2c_unregister_device(struct uirq_i2c_client *client)

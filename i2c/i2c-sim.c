@@ -200,20 +200,17 @@ static const struct uirq_i2c_algorithm sim_algo = {
 	.functionality = sim_functionality,
 };
 
-struct uirq_i2c_sim *uirq_i2c_sim_new(const char *name, unsigned long bus_hz)
+int uirq_i2c_sim_new(const char *name, unsigned long bus_hz, struct uirq_i2c_sim **out)
 {
 	struct uirq_i2c_sim *sim;
 	int ret;
 
-	if (!speed_valid(bus_hz)) {
-		errno = EINVAL;
-		return NULL;
-	}
+	*out = NULL;
+	if (!speed_valid(bus_hz))
+		return -EINVAL;
 	sim = calloc(1, sizeof(*sim));
-	if (!sim) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!sim)
+		return -ENOMEM;
 	snprintf(sim->adap.name, sizeof(sim->adap.name), "%s", name ? name : "i2c-sim");
 	sim->adap.algo = &sim_algo;
 	sim->adap.algo_data = sim;
@@ -222,10 +219,10 @@ struct uirq_i2c_sim *uirq_i2c_sim_new(const char *name, unsigned long bus_hz)
 	ret = uirq_i2c_add_adapter(&sim->adap);
 	if (ret) {
 		free(sim);
-		errno = -ret;
-		return NULL;
+		return ret;
 	}
-	return sim;
+	*out = sim;
+	return 0;
 }
 
 int uirq_i2c_sim_free(struct uirq_i2c_sim *sim)

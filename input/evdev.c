@@ -117,26 +117,22 @@ static void evdev_disconnect(struct uirq_input_handle *handle)
 	uirq_spin_unlock_irqrestore(&c->buffer_lock, flags);
 }
 
-struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev)
+int uirq_input_open(struct uirq_input_dev *dev, struct uirq_input_client **out)
 {
 	struct uirq_input_client *c;
 	int err;
 
-	if (!dev) {
-		errno = EINVAL;
-		return NULL;
-	}
+	*out = NULL;
+	if (!dev)
+		return -EINVAL;
 	c = calloc(1, sizeof(*c));
-	if (!c) {
-		errno = ENOMEM;
-		return NULL;
-	}
+	if (!c)
+		return -ENOMEM;
 	c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (c->efd < 0) {
-		err = errno;
+		err = -errno;
 		free(c);
-		errno = err;
-		return NULL;
+		return err;
 	}
 	uirq_spin_lock_init(&c->buffer_lock);
 	c->clk = INPUT_CLK_MONO;
@@ -146,10 +142,10 @@ struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev)
 	if (err) {
 		close(c->efd);
 		free(c);
-		errno = -err;
-		return NULL;
+		return err;
 	}
-	return c;
+	*out = c;
+	return 0;
 }
 
 void uirq_input_close(struct uirq_input_client *client)

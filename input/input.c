@@ -46,18 +46,19 @@ static bool supported(unsigned int code, const unsigned long *bits, unsigned int
 	return code <= max && test_bit(code, bits);
 }
 
-struct uirq_input_dev *uirq_input_allocate_device(void)
+int uirq_input_allocate_device(struct uirq_input_dev **out)
 {
 	struct uirq_input_dev *dev = calloc(1, sizeof(*dev));
 
+	*out = dev;
 	if (!dev)
-		return NULL;
+		return -ENOMEM;
 	uirq_spin_lock_init(&dev->event_lock);
 	uirq_mutex_init(&dev->mutex);
 	dev->refs = 1;
 	dev->state = INPUT_ALLOCATED;
 	dev->nr = -1;
-	return dev;
+	return 0;
 }
 
 void input_get_device(struct uirq_input_dev *dev)

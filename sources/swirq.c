@@ -304,11 +304,12 @@ int uirq_swirq_create(const struct uirq_swirq_config *cfg, struct uirq_swirq **o
 	c->chip.irq_retrigger = swirq_retrigger;
 	c->chip.flags = (cfg->flags & UIRQ_SWIRQ_ONESHOT_SAFE) ? UIRQCHIP_ONESHOT_SAFE : 0;
 
-	c->domain = uirq_irq_domain_add_linear(c->name, c->nr, &c->chip, c, swirq_flow);
-	if (!c->domain) {
+	int ret = uirq_irq_domain_add_linear(c->name, c->nr, &c->chip, c, swirq_flow, &c->domain);
+
+	if (ret) {
 		free(c->name);
 		free(c);
-		return -ENOMEM;
+		return ret;
 	}
 	atomic_thread_fence(memory_order_release);
 	*out = c;

@@ -108,7 +108,7 @@ static int run_uirq(unsigned long hz, size_t n, uint64_t *lat, uint64_t *wire)
 		err = twl4030_pwrbutton_probe(uirq_board_i2c(b), twl4030_irq_base(ti) + TWL4030_PWR_IRQ_PWRON, false, &pwr);
 	if (err)
 		return err;
-	cl = uirq_input_open(twl4030_pwrbutton_input(pwr));
+	uirq_input_open(twl4030_pwrbutton_input(pwr), &cl);
 	if (!cl)
 		return -errno;
 	uirq_i2c_set_trace(uirq_board_i2c(b), on_xfer, NULL);

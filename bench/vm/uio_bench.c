@@ -228,7 +228,7 @@ static void round_uirq(struct series *s, size_t n, int bus)
 	err = uirq_i2c_dev_open(which, &adap);
 	if (err)
 		die("uirq_i2c_dev_open", err);
-	client = uirq_i2c_new_client_device(adap, "bench", STUB_ADDR);
+	uirq_i2c_new_client_device(adap, "bench", STUB_ADDR, &client);
 	if (!client)
 		die("i2c client", errno);
 	err = uirq_request_threaded_irq((unsigned int)irq, primary, thread_fn, UIRQF_ONESHOT, "uio-bench", &bar);

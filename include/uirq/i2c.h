@@ -12,7 +12,7 @@
  * Differences from the kernel forced by user space (no driver model, no
  * ERR_PTR): uirq_i2c_del_adapter() refuses with -EBUSY while clients are
  * registered instead of unbinding their drivers; uirq_i2c_new_client_device()
- * returns NULL with errno set.
+ * returns 0 or a negative errno and the client through its last argument.
  */
 #ifndef UIRQ_I2C_H
 #define UIRQ_I2C_H
@@ -208,15 +208,15 @@ void uirq_i2c_reset_stats(struct uirq_i2c_adapter *adap);
 void uirq_i2c_set_trace(struct uirq_i2c_adapter *adap, uirq_i2c_trace_fn fn, void *arg);
 
 /*
- * Create a client at a 7-bit addr (1..0x7f).  NULL with errno: EINVAL bad
- * address or name, EBUSY address taken, ENODEV adapter not added, ENOMEM.
+ * Create a client at a 7-bit addr (1..0x7f) into *out.  -EINVAL bad
+ * address or name, -EBUSY address taken, -ENODEV adapter not added,
+ * -ENOMEM (*out NULL).
  */
-struct uirq_i2c_client *uirq_i2c_new_client_device(struct uirq_i2c_adapter *adap,
-						   const char *name, uint16_t addr);
+int uirq_i2c_new_client_device(struct uirq_i2c_adapter *adap, const char *name, uint16_t addr,
+			       struct uirq_i2c_client **out);
 /* As uirq_i2c_new_client_device() with client flags (UIRQ_I2C_CLIENT_TEN: addr up to 0x3ff). */
-struct uirq_i2c_client *uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter *adap,
-							 const char *name, uint16_t addr,
-							 uint16_t flags);
+int uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter *adap, const char *name,
+				     uint16_t addr, uint16_t flags, struct uirq_i2c_client **out);
 /* Remove and free a client (NULL is ignored). */
 void uirq_i2c_unregister_device(struct uirq_i2c_client *client);
 
@@ -345,8 +345,8 @@ struct uirq_i2c_sim_device_ops {
 
 struct uirq_i2c_sim;
 
-/* Create and add a simulated adapter at bus_hz; NULL with errno (EINVAL, ENOMEM). */
-struct uirq_i2c_sim *uirq_i2c_sim_new(const char *name, unsigned long bus_hz);
+/* Create and add a simulated adapter at bus_hz into *out; -EINVAL, -ENOMEM. */
+int uirq_i2c_sim_new(const char *name, unsigned long bus_hz, struct uirq_i2c_sim **out);
 /* Delete the adapter and free it; -EBUSY (nothing freed) while clients remain. */
 int uirq_i2c_sim_free(struct uirq_i2c_sim *sim);
 /* The simulated adapter's uirq_i2c_adapter. */

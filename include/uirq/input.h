@@ -109,8 +109,8 @@ struct uirq_input_dev {
 
 /* ---- devices (input.c) ---- */
 
-/* A zeroed device with one reference; NULL on ENOMEM. */
-struct uirq_input_dev *uirq_input_allocate_device(void);
+/* A zeroed device with one reference in *out; -ENOMEM (*out NULL). */
+int uirq_input_allocate_device(struct uirq_input_dev **out);
 /* Free a device that is not registered (NULL is ignored; a registered one is refused with a warning). */
 void uirq_input_free_device(struct uirq_input_dev *dev);
 /* Make the device live: EV_SYN is added, bits of unset types cleared; -EINVAL if done before. */
@@ -202,11 +202,11 @@ void uirq_input_unregister_handle(struct uirq_input_handle *handle);
 #define UIRQ_INPUT_NONBLOCK	0x1	/* uirq_input_read(): -EAGAIN instead of waiting */
 
 /*
- * Open a client on a registered device (calls dev->open for the first).
- * NULL with errno: ENODEV not registered or gone, ENOMEM, EMFILE, or
- * dev->open's error.
+ * Open a client on a registered device (calls dev->open for the first)
+ * into *out.  -ENODEV not registered or gone, -EINVAL, -ENOMEM, -EMFILE,
+ * or dev->open's error (*out NULL).
  */
-struct uirq_input_client *uirq_input_open(struct uirq_input_dev *dev);
+int uirq_input_open(struct uirq_input_dev *dev, struct uirq_input_client **out);
 /* Close a client (calls dev->close for the last); no read may be in progress. */
 void uirq_input_close(struct uirq_input_client *client);
 /*

@@ -153,10 +153,13 @@ int uirq_irq_set_parent(unsigned int irq, int parent_irq);
 /* Clear then set UIRQ_NOREQUEST/NOAUTOEN/NOTHREAD/NESTED_THREAD settings. */
 void uirq_irq_modify_status(unsigned int irq, unsigned int clr, unsigned int set);
 
-/* A linear hwirq -> irq map for one controller (like a linear irq domain). */
-struct uirq_irq_domain *uirq_irq_domain_add_linear(const char *name, unsigned int size,
-						   struct uirq_irq_chip *chip, void *chip_data,
-						   uirq_irq_flow_handler_t handle);
+/*
+ * A linear hwirq -> irq map for one controller (like a linear irq domain)
+ * into *out; -EINVAL (size 0), -ENOMEM.
+ */
+int uirq_irq_domain_add_linear(const char *name, unsigned int size, struct uirq_irq_chip *chip,
+			       void *chip_data, uirq_irq_flow_handler_t handle,
+			       struct uirq_irq_domain **out);
 /* A controller's own setup per mapping, as the kernel's irq_domain_ops. */
 struct uirq_irq_domain_ops {
 	/* Set up the new line virq for hw (chip, handler, data); non-zero refuses the mapping. */
@@ -164,10 +167,10 @@ struct uirq_irq_domain_ops {
 	/* Undo map() before the line's descriptor is freed. */
 	void (*unmap)(struct uirq_irq_domain *d, unsigned int virq);
 };
-/* A linear domain whose mappings ops->map() sets up (irq_domain_add_linear); NULL on failure. */
-struct uirq_irq_domain *uirq_irq_domain_create_linear(const char *name, unsigned int size,
-						      const struct uirq_irq_domain_ops *ops,
-						      void *host_data);
+/* A linear domain whose mappings ops->map() sets up (irq_domain_add_linear); errors as above. */
+int uirq_irq_domain_create_linear(const char *name, unsigned int size,
+				  const struct uirq_irq_domain_ops *ops, void *host_data,
+				  struct uirq_irq_domain **out);
 /* The host_data given at creation (the kernel's d->host_data). */
 void *uirq_irq_domain_get_host_data(struct uirq_irq_domain *d);
 /* Undo one mapping made by uirq_irq_create_mapping(); the line must be free. */

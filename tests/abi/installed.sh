@@ -75,6 +75,25 @@ while read -r s; do
 	grep -qw -- "$s" "$inc"/*.h || undocumented+="$s "
 done <"$dest/exports"
 expect_none "every exported name is declared in an installed header" "$undocumented"
+# One convention: what a call creates comes back through a **out argument
+# and the call returns 0 or a negative errno.  Calls that return a pointer
+# create nothing: lookups and accessors, listed here by name.
+lookups=" uirq_i2c_sim_adapter uirq_input_get_drvdata uirq_input_type_name uirq_input_code_name
+ uirq_uinput_devnode uirq_irq_to_desc uirq_irq_get_irq_data uirq_irq_desc_get_handler_data
+ uirq_irq_domain_get_host_data uirq_irq_desc_get_chip uirq_irq_desc_get_irq_data uirq_free_irq
+ uirq_lockdep_kind_name uirq_swirq_domain "
+pointers=
+lookups=$(tr '\n' ' ' <<<"$lookups")
+for h in "$inc"/*.h; do
+	# comments out (-fpreprocessed: nothing else expanded), declarations on one line
+	cc -x c -fpreprocessed -dD -E -P "$h" 2>/dev/null | tr '\n' ' ' |
+		grep -oE '\*[[:space:]]*uirq_[a-z0-9_]+[[:space:]]*\(' | sed -E 's/^\*[[:space:]]*//; s/[[:space:]]*\($//'
+done | sort -u >"$dest/pointers"
+while read -r f; do
+	[[ $lookups == *" $f "* ]] || pointers+="$f "
+done <"$dest/pointers"
+expect_none "calls returning a pointer are lookups (constructors return 0 or -errno, the object through **out)" \
+	"$pointers"
 board=
 for h in board.h twl4030.h twl4030-drivers.h uio-pwrbutton.h; do
 	[ ! -e "$inc/$h" ] || board+="$h "

@@ -113,8 +113,7 @@ void tc_setup(unsigned int ncpus, bool pinned, bool threadirqs, uirq_irq_flow_ha
 		.irq_bus_sync_unlock = tc_bus_sync_unlock,
 	};
 	uirq_mutex_init(&tc.bus);
-	tc.domain = uirq_irq_domain_add_linear("tc", TC_LINES, &tc.chip, &tc, flow);
-	assert_not_null(tc.domain);
+	assert_eq(uirq_irq_domain_add_linear("tc", TC_LINES, &tc.chip, &tc, flow, &tc.domain), 0);
 	for (unsigned int hw = 0; hw < TC_LINES; hw++) {
 		atomic_store(&tc.line[hw].masked, 1);
 		assert_ne(uirq_irq_create_mapping(tc.domain, hw), 0u);

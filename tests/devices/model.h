@@ -73,11 +73,10 @@ static inline void model_setup(void)
 	pthread_mutex_init(&m.log_lock, NULL);
 	uirq_lockdep_set_report_handler(model_report, NULL);
 	/* 3.4 MHz keeps the many transfers of these tests short. */
-	m.sim = uirq_i2c_sim_new("twl-test", UIRQ_I2C_SPEED_HS);
-	assert_not_null(m.sim);
+	assert_eq(uirq_i2c_sim_new("twl-test", UIRQ_I2C_SPEED_HS, &m.sim), 0);
 	assert_eq(twl4030_create(m.sim, &m.twl), 0);
-	m.c49 = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "twl-pih", TWL4030_ADDR_AUDIO);
-	m.c4b = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "twl-pwr", TWL4030_ADDR_POWER);
+	assert_eq(uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "twl-pih", TWL4030_ADDR_AUDIO, &m.c49), 0);
+	assert_eq(uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "twl-pwr", TWL4030_ADDR_POWER, &m.c4b), 0);
 	assert_not_null(m.c49);
 	assert_not_null(m.c4b);
 	twl4030_connect_int1(m.twl, record_int1, NULL);

@@ -33,13 +33,10 @@ UIRQ_TEST(twl4030, reset_values, MODEL)
 
 UIRQ_TEST(twl4030, unknown_registers_store_writes, MODEL)
 {
-	struct uirq_i2c_client *c48 = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "usb",
-								 TWL4030_ADDR_USB);
-	struct uirq_i2c_client *c4a = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "aux",
-								 TWL4030_ADDR_AUX);
+	struct uirq_i2c_client *c48, *c4a;
 
-	assert_not_null(c48);
-	assert_not_null(c4a);
+	assert_eq(uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "usb", TWL4030_ADDR_USB, &c48), 0);
+	assert_eq(uirq_i2c_new_client_device(uirq_i2c_sim_adapter(m.sim), "aux", TWL4030_ADDR_AUX, &c4a), 0);
 	assert_eq(rd(c48, 0x10), 0);
 	wr(c48, 0x10, 0x5a);
 	wr(c4a, 0xd2, 0xa5);
@@ -291,10 +288,11 @@ UIRQ_TEST(twl4030, callback_may_reenter, MODEL)
 
 UIRQ_TEST(twl4030, create_refuses_taken_addresses)
 {
-	struct uirq_i2c_sim *sim = uirq_i2c_sim_new("busy", UIRQ_I2C_SPEED_FAST);
+	struct uirq_i2c_sim *sim;
 	static const struct uirq_i2c_sim_device_ops ops = { 0 };
 	struct twl4030 *t = NULL;
 
+	assert_eq(uirq_i2c_sim_new("busy", UIRQ_I2C_SPEED_FAST, &sim), 0);
 	assert_not_null(sim);
 	assert_eq(twl4030_create(NULL, &t), -EINVAL);
 	assert_eq(uirq_i2c_sim_attach(sim, TWL4030_ADDR_AUX, &ops, NULL), 0);

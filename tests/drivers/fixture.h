@@ -183,8 +183,7 @@ static inline void fx_probe_pwrbutton(bool legacy)
 	int ret = twl4030_pwrbutton_probe(uirq_board_i2c(fx.b), fx.pwr_irq, legacy, &fx.pwr);
 
 	assert_eq(ret, 0, "twl4030_pwrbutton_probe: %d", ret);
-	fx.client = uirq_input_open(twl4030_pwrbutton_input(fx.pwr));
-	assert_not_null(fx.client);
+	assert_eq(uirq_input_open(twl4030_pwrbutton_input(fx.pwr), &fx.client), 0);
 }
 
 static inline void fx_mainline(void)

@@ -40,9 +40,11 @@ UIRQ_TEST(sih_chip, request_writes_in_sync_unlock, BOARD_AND_CORE)
 	pid_t me = (pid_t)syscall(SYS_gettid);
 
 	/* Start from EDR all clear so the read-modify-write shows. */
-	struct uirq_i2c_client *c = uirq_i2c_new_client_device(uirq_board_i2c(fx.b), "test", 0x4b);
+	struct uirq_i2c_client *c;
 
-	assert_null(c, "0x4b belongs to the twl core's dummy client");
+	assert_eq(uirq_i2c_new_client_device(uirq_board_i2c(fx.b), "test", 0x4b, &c), -EBUSY,
+		  "0x4b belongs to the twl core's dummy client");
+	assert_null(c);
 	settle();
 	xl_start();
 	fx_probe_pwrbutton(false);

@@ -95,16 +95,14 @@ static void setup(void)
 {
 	uirq_log_set_sink(on_log, NULL);
 	assert_eq(uirq_cpus_start(NULL), 0);
-	fx.sim = uirq_i2c_sim_new("sim", 400000);
-	assert_not_null(fx.sim);
+	assert_eq(uirq_i2c_sim_new("sim", 400000, &fx.sim), 0);
 	assert_eq(uirq_i2c_sim_attach(fx.sim, ADDR, &chip_ops, NULL), 0);
 	assert_gt(uirq_eventfd_line_create(-1, 0, &fx.line), 0);
-	fx.input = uirq_input_allocate_device();
+	assert_eq(uirq_input_allocate_device(&fx.input), 0);
 	fx.input->name = "uirq-pwrbutton";
 	uirq_input_set_capability(fx.input, EV_KEY, KEY_POWER);
 	assert_eq(uirq_input_register_device(fx.input), 0);
-	fx.client = uirq_input_open(fx.input);
-	assert_not_null(fx.client);
+	assert_eq(uirq_input_open(fx.input, &fx.client), 0);
 }
 
 static void probe(void)

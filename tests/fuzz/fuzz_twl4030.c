@@ -504,13 +504,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
 
-	sim = uirq_i2c_sim_new("fuzz-twl", BUS_HZ);
-	fuzz_check(sim, "sim_new");
+	fuzz_check(uirq_i2c_sim_new("fuzz-twl", BUS_HZ, &sim) == 0, "sim_new");
 	adap = uirq_i2c_sim_adapter(sim);
 	fuzz_check(twl4030_create(sim, &twl) == 0, "twl4030_create");
 	for (size_t i = 0; i < NR_CLIENTS; i++) {
-		client[i] = uirq_i2c_new_client_device(adap, "fuzz", client_addr[i]);
-		fuzz_check(client[i], "client 0x%02x", client_addr[i]);
+		fuzz_check(uirq_i2c_new_client_device(adap, "fuzz", client_addr[i], &client[i]) == 0,
+			   "client 0x%02x", client_addr[i]);
 	}
 	memset(&sh, 0, sizeof(sh));
 	for (int s = 0; s < 4; s++)

@@ -34,7 +34,7 @@ UIRQ_TEST(i2c_core, adapters_and_clients, OPTS)
 	struct uirq_i2c_adapter a = { .name = "a", .algo = &count_algo };
 	struct uirq_i2c_adapter b = { .name = "b", .algo = &count_algo };
 	struct uirq_i2c_adapter none = { .name = "none" };
-	struct uirq_i2c_client *c1, *c2;
+	struct uirq_i2c_client *c1, *c2, *bad;
 
 	assert_eq(uirq_i2c_add_adapter(&none), -EINVAL, "an adapter needs an algorithm");
 	assert_eq(uirq_i2c_add_adapter(&a), 0);
@@ -44,26 +44,24 @@ UIRQ_TEST(i2c_core, adapters_and_clients, OPTS)
 	assert_eq(a.timeout_ms, 1000, "the kernel's default timeout, HZ");
 	assert_eq(uirq_i2c_get_functionality(&a), 0);
 
-	c1 = uirq_i2c_new_client_device(&a, "pmic", 0x48);
-	assert_not_null(c1);
+	assert_eq(uirq_i2c_new_client_device(&a, "pmic", 0x48, &c1), 0);
 	assert_eq(c1->adapter, &a);
 	assert_eq(c1->addr, 0x48);
 	assert_str_eq(c1->name, "pmic");
-	assert_null(uirq_i2c_new_client_device(&a, "again", 0x48));
-	assert_eq(errno, EBUSY);
-	c2 = uirq_i2c_new_client_device(&b, "same-addr-other-bus", 0x48);
-	assert_not_null(c2);
-	assert_null(uirq_i2c_new_client_device(&a, "zero", 0x00));
-	assert_eq(errno, EINVAL);
-	assert_null(uirq_i2c_new_client_device(&a, "wide", 0x80));
-	assert_eq(errno, EINVAL);
-	assert_null(uirq_i2c_new_client_device(&a, "a-name-longer-than-twenty", 0x10));
-	assert_eq(errno, EINVAL);
-	assert_null(uirq_i2c_new_client_device(&none, "unadded", 0x10));
-	assert_eq(errno, ENODEV);
-	struct uirq_i2c_client *ten = uirq_i2c_new_client_device_flags(&a, "ten", 0x248, UIRQ_I2C_CLIENT_TEN);
+	assert_eq(uirq_i2c_new_client_device(&a, "again", 0x48, &bad), -EBUSY);
+	assert_null(bad);
+	assert_eq(uirq_i2c_new_client_device(&b, "same-addr-other-bus", 0x48, &c2), 0);
+	assert_eq(uirq_i2c_new_client_device(&a, "zero", 0x00, &bad), -EINVAL);
+	assert_null(bad);
+	assert_eq(uirq_i2c_new_client_device(&a, "wide", 0x80, &bad), -EINVAL);
+	assert_null(bad);
+	assert_eq(uirq_i2c_new_client_device(&a, "a-name-longer-than-twenty", 0x10, &bad), -EINVAL);
+	assert_null(bad);
+	assert_eq(uirq_i2c_new_client_device(&none, "unadded", 0x10, &bad), -ENODEV);
+	assert_null(bad);
+	struct uirq_i2c_client *ten;
 
-	assert_not_null(ten);
+	assert_eq(uirq_i2c_new_client_device_flags(&a, "ten", 0x248, UIRQ_I2C_CLIENT_TEN, &ten), 0);
 	uirq_i2c_unregister_device(ten);
 	uirq_i2c_unregister_device(NULL);
 
@@ -125,9 +123,13 @@ static void trace(const struct uirq_i2c_trace *t, void *arg)
 
 UIRQ_TEST(i2c_core, trace_hook, OPTS)
 {
-	struct uirq_i2c_sim *sim = uirq_i2c_sim_new("t", 2600000);
-	struct uirq_i2c_adapter *adap = uirq_i2c_sim_adapter(sim);
-	struct uirq_i2c_client *c = uirq_i2c_new_client_device(adap, "x", 0x33);
+	struct uirq_i2c_sim *sim;
+	struct uirq_i2c_adapter *adap;
+	struct uirq_i2c_client *c;
+
+	assert_eq(uirq_i2c_sim_new("t", 2600000, &sim), 0);
+	adap = uirq_i2c_sim_adapter(sim);
+	assert_eq(uirq_i2c_new_client_device(adap, "x", 0x33, &c), 0);
 
 	uirq_i2c_set_trace(adap, trace, NULL);
 	assert_eq(uirq_i2c_smbus_read_byte_data(c, 1), -ENXIO);
@@ -167,11 +169,9 @@ static struct uirq_i2c_client *cl;
 static void sim_setup(void)
 {
 	io_reports_start();
-	sim = uirq_i2c_sim_new("ms", 2600000);
-	assert_not_null(sim);
+	assert_eq(uirq_i2c_sim_new("ms", 2600000, &sim), 0);
 	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
-	cl = uirq_i2c_new_client_device(uirq_i2c_sim_adapter(sim), "pwrbutton", 0x4b);
-	assert_not_null(cl);
+	assert_eq(uirq_i2c_new_client_device(uirq_i2c_sim_adapter(sim), "pwrbutton", 0x4b, &cl), 0);
 }
 
 static void sim_teardown(void)
@@ -308,8 +308,8 @@ static uint64_t now_ns(void)
 
 UIRQ_TEST(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_reports_start)
 {
-	struct uirq_i2c_sim *s = uirq_i2c_sim_new("busy", 400000);
-	struct uirq_i2c_adapter *adap = uirq_i2c_sim_adapter(s);
+	struct uirq_i2c_sim *s;
+	struct uirq_i2c_adapter *adap;
 	struct uirq_i2c_client *c[THREADS];
 	pthread_t t[THREADS];
 	uint8_t reg = 0x10, buf[2];
@@ -317,6 +317,8 @@ UIRQ_TEST(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_repo
 	uint64_t wire = uirq_i2c_wire_ns(shape, 2, 400000), t0, took;
 	struct uirq_i2c_stats st;
 
+	assert_eq(uirq_i2c_sim_new("busy", 400000, &s), 0);
+	adap = uirq_i2c_sim_adapter(s);
 	assert_eq(uirq_i2c_sim_attach(s, 0x20, &excl_ops, NULL), 0);
 	for (int i = 0; i < THREADS; i++) {
 		char name[16];
@@ -325,8 +327,7 @@ UIRQ_TEST(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_repo
 		/* One slave, four clients would collide: give each thread its own slave. */
 		if (i)
 			assert_eq(uirq_i2c_sim_attach(s, (uint16_t)(0x20 + i), &excl_ops, NULL), 0);
-		c[i] = uirq_i2c_new_client_device(adap, name, (uint16_t)(0x20 + i));
-		assert_not_null(c[i]);
+		assert_eq(uirq_i2c_new_client_device(adap, name, (uint16_t)(0x20 + i), &c[i]), 0);
 	}
 	t0 = now_ns();
 	for (int i = 0; i < THREADS; i++)

@@ -47,12 +47,10 @@ static struct regdev dev;
 static void setup(void)
 {
 	io_reports_start();
-	sim = uirq_i2c_sim_new("sim", 400000);
-	assert_not_null(sim);
+	assert_eq(uirq_i2c_sim_new("sim", 400000, &sim), 0);
 	adap = uirq_i2c_sim_adapter(sim);
 	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, &dev), 0);
-	cl = uirq_i2c_new_client_device(adap, "twl-pm", 0x4b);
-	assert_not_null(cl);
+	assert_eq(uirq_i2c_new_client_device(adap, "twl-pm", 0x4b, &cl), 0);
 }
 
 static void teardown(void)
@@ -116,9 +114,10 @@ UIRQ_TEST(i2c_sim, block_auto_increment, SIM_OPTS)
 
 UIRQ_TEST(i2c_sim, absent_address_is_enxio, SIM_OPTS)
 {
-	struct uirq_i2c_client *ghost = uirq_i2c_new_client_device(adap, "ghost", 0x4a);
+	struct uirq_i2c_client *ghost;
 	struct uirq_i2c_stats st;
 
+	assert_eq(uirq_i2c_new_client_device(adap, "ghost", 0x4a, &ghost), 0);
 	assert_not_null(ghost);
 	assert_eq(uirq_i2c_smbus_read_byte_data(ghost, 0), -ENXIO);
 	uirq_i2c_get_stats(adap, &st);
@@ -265,6 +264,7 @@ UIRQ_TEST(i2c_sim, added_delay, SIM_OPTS)
 
 UIRQ_TEST(i2c_sim, unsupported_flags_and_attach_errors, SIM_OPTS)
 {
+	struct uirq_i2c_sim *bad;
 	uint8_t b = 0;
 	struct uirq_i2c_msg m = { 0x4b, UIRQ_I2C_M_TEN, 1, &b };
 
@@ -280,8 +280,8 @@ UIRQ_TEST(i2c_sim, unsupported_flags_and_attach_errors, SIM_OPTS)
 	assert_true(uirq_i2c_check_functionality(adap, UIRQ_I2C_FUNC_I2C | UIRQ_I2C_FUNC_SMBUS_BYTE_DATA |
 						       UIRQ_I2C_FUNC_SMBUS_I2C_BLOCK));
 	assert_false(uirq_i2c_check_functionality(adap, UIRQ_I2C_FUNC_10BIT_ADDR));
-	assert_null(uirq_i2c_sim_new("bad", 0));
-	assert_eq(errno, EINVAL);
+	assert_eq(uirq_i2c_sim_new("bad", 0, &bad), -EINVAL);
+	assert_null(bad);
 	teardown();
 	assert_no_reports();
 }
@@ -295,8 +295,7 @@ UIRQ_TEST(i2c_sim, four_slaves_keep_their_pointers, SIM_OPTS)
 	for (int i = 0; i < 3; i++) {
 		assert_eq(uirq_i2c_sim_attach(sim, (uint16_t)(0x48 + i), &ops, &d[i]), 0);
 		d[i].regs[0x81] = (uint8_t)(0x10 + i);
-		c[i] = uirq_i2c_new_client_device(adap, "twl", (uint16_t)(0x48 + i));
-		assert_not_null(c[i]);
+		assert_eq(uirq_i2c_new_client_device(adap, "twl", (uint16_t)(0x48 + i), &c[i]), 0);
 	}
 	for (int i = 0; i < 3; i++)
 		assert_eq(uirq_i2c_smbus_write_byte(c[i], 0x81), 0);

@@ -128,8 +128,7 @@ static void add(const struct uirq_i2c_algorithm *algo)
 	snprintf(adap.name, sizeof(adap.name), "smbus-test");
 	adap.algo = algo;
 	assert_eq(uirq_i2c_add_adapter(&adap), 0);
-	cl = uirq_i2c_new_client_device(&adap, "chip", ADDR);
-	assert_not_null(cl);
+	assert_eq(uirq_i2c_new_client_device(&adap, "chip", ADDR, &cl), 0);
 }
 
 static void del(void)
@@ -249,8 +248,7 @@ UIRQ_TEST(i2c_smbus, smbus_xfer_results_and_flags, OPTS)
 	assert_eq(uirq_i2c_smbus_xfer(&adap, ADDR, 0xffff, UIRQ_I2C_SMBUS_WRITE, 3,
 					 UIRQ_I2C_SMBUS_BYTE_DATA, &d), 0);
 	assert_eq(sx.flags, UIRQ_I2C_CLIENT_TEN | UIRQ_I2C_CLIENT_PEC, "flags %#x", sx.flags);
-	ten = uirq_i2c_new_client_device_flags(&adap, "ten", 0x2a5, UIRQ_I2C_CLIENT_TEN);
-	assert_not_null(ten);
+	assert_eq(uirq_i2c_new_client_device_flags(&adap, "ten", 0x2a5, UIRQ_I2C_CLIENT_TEN, &ten), 0);
 	assert_eq(uirq_i2c_smbus_write_byte_data(ten, 0x10, 1), 0);
 	assert_eq(sx.addr, 0x2a5);
 	assert_eq(sx.flags, UIRQ_I2C_CLIENT_TEN);
@@ -466,8 +464,7 @@ UIRQ_TEST(i2c_smbus, emulation_ten_bit_and_errors, OPTS)
 
 	add(&master_only);
 	memset(&mx, 0, sizeof(mx));
-	ten = uirq_i2c_new_client_device_flags(&adap, "ten", ADDR, UIRQ_I2C_CLIENT_TEN);
-	assert_not_null(ten);
+	assert_eq(uirq_i2c_new_client_device_flags(&adap, "ten", ADDR, UIRQ_I2C_CLIENT_TEN, &ten), 0);
 	mx.reply[0] = 0x42;
 	assert_eq(uirq_i2c_smbus_read_byte_data(ten, 0x01), 0x42);
 	assert_msg(0, UIRQ_I2C_M_TEN, 1, (const uint8_t *)"\x01");

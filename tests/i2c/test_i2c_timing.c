@@ -141,12 +141,13 @@ UIRQ_TEST(i2c_timing, sim_sleeps_at_least_wire_time, .timeout = 30, .init = io_r
 	struct { struct uirq_i2c_msg *m; int n; } shapes[] = {
 		{ read_reg, 2 }, { write_reg, 1 }, { read_block, 2 }, { write_block, 1 },
 	};
-	struct uirq_i2c_sim *sim = uirq_i2c_sim_new("timing", 100000);
-	struct uirq_i2c_adapter *adap = uirq_i2c_sim_adapter(sim);
+	struct uirq_i2c_sim *sim;
+	struct uirq_i2c_adapter *adap;
 	uint64_t wire_sum = 0;
 	struct uirq_i2c_stats st;
 
-	assert_not_null(sim);
+	assert_eq(uirq_i2c_sim_new("timing", 100000, &sim), 0);
+	adap = uirq_i2c_sim_adapter(sim);
 	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
 	for (unsigned int s = 0; s < 3; s++) {
 		assert_eq(uirq_i2c_sim_set_bus_speed(sim, speeds[s]), 0);

@@ -19,13 +19,12 @@ static struct uirq_input_client *cl;
 static void setup(void)
 {
 	io_reports_start();
-	dev = uirq_input_allocate_device();
+	assert_eq(uirq_input_allocate_device(&dev), 0);
 	assert_not_null(dev);
 	dev->name = "twl4030_pwrbutton";
 	uirq_input_set_capability(dev, EV_KEY, KEY_POWER);
 	assert_eq(uirq_input_register_device(dev), 0);
-	cl = uirq_input_open(dev);
-	assert_not_null(cl);
+	assert_eq(uirq_input_open(dev, &cl), 0);
 }
 
 static void teardown(void)
@@ -190,9 +189,10 @@ UIRQ_TEST(evdev, overflow_mid_frame_shows_after_the_frame, DEV_OPTS)
 
 UIRQ_TEST(evdev, two_clients_each_get_every_event, DEV_OPTS)
 {
-	struct uirq_input_client *c2 = uirq_input_open(dev);
+	struct uirq_input_client *c2;
 	struct uirq_input_event a[8], b[8];
 
+	assert_eq(uirq_input_open(dev, &c2), 0);
 	assert_not_null(c2);
 	press(1);
 	press(0);

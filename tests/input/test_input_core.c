@@ -21,14 +21,13 @@ static struct uirq_input_client *cl;
 static void setup(void)
 {
 	io_reports_start();
-	dev = uirq_input_allocate_device();
+	assert_eq(uirq_input_allocate_device(&dev), 0);
 	assert_not_null(dev);
 	dev->name = "twl4030_pwrbutton";
 	dev->phys = "twl4030_pwrbutton/input0";
 	uirq_input_set_capability(dev, EV_KEY, KEY_POWER);
 	assert_eq(uirq_input_register_device(dev), 0);
-	cl = uirq_input_open(dev);
-	assert_not_null(cl);
+	assert_eq(uirq_input_open(dev, &cl), 0);
 }
 
 static void teardown(void)
@@ -165,7 +164,8 @@ UIRQ_TEST(input_core, capabilities_filter_events, DEV_OPTS)
 UIRQ_TEST(input_core, other_types_follow_kernel_rules, OPTS)
 {
 	struct uirq_input_event ev[16];
-	struct uirq_input_dev *d = uirq_input_allocate_device();
+	struct uirq_input_dev *d;
+	assert_eq(uirq_input_allocate_device(&d), 0);
 
 	uirq_input_set_capability(d, EV_KEY, KEY_VOLUMEUP);
 	uirq_input_set_capability(d, EV_MSC, MSC_SCAN);
@@ -176,8 +176,7 @@ UIRQ_TEST(input_core, other_types_follow_kernel_rules, OPTS)
 	assert_eq(uirq_input_register_device(d), 0);
 	assert_eq(uirq_input_register_device(d), -EINVAL, "registered twice");
 	assert_ge(uirq_input_device_nr(d), 0);
-	cl = uirq_input_open(d);
-	assert_not_null(cl);
+	assert_eq(uirq_input_open(d, &cl), 0);
 	uirq_input_event(d, EV_MSC, MSC_SCAN, 0x74);	/* MSC always passes */
 	uirq_input_report_key(d, KEY_VOLUMEUP, 1);
 	uirq_input_report_switch(d, SW_LID, 1);
@@ -202,13 +201,14 @@ UIRQ_TEST(input_core, other_types_follow_kernel_rules, OPTS)
 UIRQ_TEST(input_core, long_frame_is_split, OPTS)
 {
 	struct uirq_input_event ev[UIRQ_INPUT_CLIENT_BUFSIZE];
-	struct uirq_input_dev *d = uirq_input_allocate_device();
+	struct uirq_input_dev *d;
+	assert_eq(uirq_input_allocate_device(&d), 0);
 	int n, syns = 0, keys = 0, first_syn = -1;
 
 	for (unsigned int k = KEY_ESC; k < KEY_ESC + 40; k++)
 		uirq_input_set_capability(d, EV_KEY, k);
 	assert_eq(uirq_input_register_device(d), 0);
-	cl = uirq_input_open(d);
+	assert_eq(uirq_input_open(d, &cl), 0);
 	for (unsigned int k = KEY_ESC; k < KEY_ESC + 40; k++)
 		uirq_input_report_key(d, k, 1);
 	uirq_input_sync(d);
@@ -307,15 +307,16 @@ static void on_close(struct uirq_input_dev *d)
 
 UIRQ_TEST(input_core, lifetime_and_open_close, OPTS)
 {
-	struct uirq_input_dev *d = uirq_input_allocate_device();
-	struct uirq_input_client *a, *b;
+	struct uirq_input_dev *d;
+	assert_eq(uirq_input_allocate_device(&d), 0);
+	struct uirq_input_client *a, *b, *bad;
 
 	uirq_input_free_device(NULL);
-	assert_null(uirq_input_open(d));
-	assert_eq(errno, ENODEV, "not registered yet");
+	assert_eq(uirq_input_open(d, &bad), -ENODEV, "not registered yet");
+	assert_null(bad);
 	uirq_input_free_device(d);	/* never registered: free is the way */
 
-	d = uirq_input_allocate_device();
+	assert_eq(uirq_input_allocate_device(&d), 0);
 	d->open = on_open;
 	d->close = on_close;
 	uirq_input_set_drvdata(d, &opens);
@@ -323,26 +324,25 @@ UIRQ_TEST(input_core, lifetime_and_open_close, OPTS)
 	uirq_input_set_capability(d, EV_KEY, KEY_POWER);
 	assert_eq(uirq_input_register_device(d), 0);
 	uirq_input_free_device(d);	/* registered: refused with a warning */
-	a = uirq_input_open(d);
-	b = uirq_input_open(d);
+	assert_eq(uirq_input_open(d, &a), 0);
+	assert_eq(uirq_input_open(d, &b), 0);
 	assert_true(a && b);
 	assert_eq(opens, 1, "open is called for the first client only");
 	uirq_input_close(a);
 	assert_eq(closes, 0);
 	uirq_input_close(b);
 	assert_eq(closes, 1, "close for the last");
-	a = uirq_input_open(d);
+	assert_eq(uirq_input_open(d, &a), 0);
 	assert_eq(opens, 2);
 	uirq_input_close(a);
-	assert_null(uirq_input_open(d), "dev->open's error");
-	assert_eq(errno, EBUSY);
-	a = uirq_input_open(d);
-	assert_not_null(a);
+	assert_eq(uirq_input_open(d, &bad), -EBUSY, "dev->open's error");
+	assert_null(bad);
+	assert_eq(uirq_input_open(d, &a), 0);
 	/* Unregister with a client open: the client keeps the memory alive until close. */
 	uirq_input_unregister_device(d);
 	assert_eq(closes, 3);
-	assert_null(uirq_input_open(d));
-	assert_eq(errno, ENODEV);
+	assert_eq(uirq_input_open(d, &bad), -ENODEV);
+	assert_null(bad);
 	uirq_input_report_key(d, KEY_POWER, 1);	/* ignored, harmless */
 	uirq_input_sync(d);
 	assert_eq(uirq_input_read(a, (struct uirq_input_event[1]){ 0 }, 1, UIRQ_INPUT_NONBLOCK), -ENODEV);

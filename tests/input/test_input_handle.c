@@ -72,7 +72,8 @@ static void on_close(struct uirq_input_dev *d)
 
 static struct uirq_input_dev *new_dev(bool registered)
 {
-	struct uirq_input_dev *d = uirq_input_allocate_device();
+	struct uirq_input_dev *d;
+	assert_eq(uirq_input_allocate_device(&d), 0);
 
 	assert_not_null(d);
 	d->name = "handle-test";
@@ -152,9 +153,9 @@ UIRQ_TEST(input_handle, register_arguments_and_states, OPTS)
 	uirq_input_unregister_handle(&r.h);
 
 	/* A device that is gone (its memory held by a client) takes no handle. */
-	struct uirq_input_client *c = uirq_input_open(d);
+	struct uirq_input_client *c;
 
-	assert_not_null(c);
+	assert_eq(uirq_input_open(d, &c), 0);
 	uirq_input_unregister_device(d);
 	assert_eq(uirq_input_register_handle(d, &r.h), -ENODEV);
 	assert_null(r.h.dev);
@@ -230,10 +231,11 @@ UIRQ_TEST(input_handle, same_frames_and_time_as_a_client, OPTS)
 {
 	static struct rec r;
 	struct uirq_input_dev *d = new_dev(true);
-	struct uirq_input_client *c = uirq_input_open(d);
+	struct uirq_input_client *c;
 	struct uirq_input_event ev[8];
 	uint64_t before, after;
 
+	assert_eq(uirq_input_open(d, &c), 0);
 	assert_not_null(c);
 	rec_init(&r);
 	assert_eq(uirq_input_register_handle(d, &r.h), 0);
@@ -296,8 +298,7 @@ UIRQ_TEST(input_handle, open_close_counting, OPTS)
 	rec_init(&b);
 	assert_eq(uirq_input_register_handle(d, &a.h), 0);
 	assert_eq(opens, 1);
-	c = uirq_input_open(d);
-	assert_not_null(c);
+	assert_eq(uirq_input_open(d, &c), 0);
 	assert_eq(uirq_input_register_handle(d, &b.h), 0);
 	assert_eq(opens, 1, "open for the first user only");
 	assert_eq(d->users, 3);
@@ -321,8 +322,7 @@ UIRQ_TEST(input_handle, open_close_counting, OPTS)
 	assert_eq(opens, 4);
 	assert_eq(uirq_input_register_handle(d, &a.h), 0);
 	assert_eq(opens, 5, "the next handle is the first user again");
-	c = uirq_input_open(d);
-	assert_not_null(c);
+	assert_eq(uirq_input_open(d, &c), 0);
 	uirq_input_close(c);
 	assert_eq(closes, 1, "the handle keeps it open");
 	uirq_input_unregister_handle(&a.h);
@@ -376,8 +376,7 @@ UIRQ_TEST(input_handle, disconnect_called_once_on_unregister, OPTS)
 	disconnects = 0;
 	assert_eq(uirq_input_register_handle(d, &r.h), 0);
 	assert_eq(uirq_input_register_handle(d, &quiet.h), 0);	/* no disconnect(): fine */
-	c = uirq_input_open(d);
-	assert_not_null(c);
+	assert_eq(uirq_input_open(d, &c), 0);
 	uirq_input_unregister_device(d);
 	assert_eq(disconnects, 1);
 	assert_eq(uirq_input_read(c, ev, 4, false), -ENODEV, "the client was told too");

@@ -44,7 +44,7 @@ static void setup(void)
 	int ret = uirq_i2c_dev_open(VM_STUB_NAME, &adap);
 
 	assert_eq(ret, 0, "uirq_i2c_dev_open: %d (%s)", ret, strerror(-ret));
-	cl = uirq_i2c_new_client_device(adap, "stub", STUB_ADDR);
+	assert_eq(uirq_i2c_new_client_device(adap, "stub", STUB_ADDR, &cl), 0);
 	assert_not_null(cl, "client: %s", strerror(errno));
 	raw = vm_i2c_open(VM_STUB_NAME, STUB_ADDR);
 	assert_ge(raw, 0, "raw: %s", strerror(-raw));
@@ -238,10 +238,11 @@ UIRQ_TEST(vm_i2cdev, quick_and_raw_transactions, OPTS)
 
 UIRQ_TEST(vm_i2cdev, absent_address_is_stubs_enodev, OPTS)
 {
-	struct uirq_i2c_client *ghost = uirq_i2c_new_client_device(adap, "ghost", ABSENT);
+	struct uirq_i2c_client *ghost;
 	struct uirq_i2c_stats st;
 	int r;
 
+	assert_eq(uirq_i2c_new_client_device(adap, "ghost", ABSENT, &ghost), 0);
 	assert_not_null(ghost);
 	uirq_i2c_reset_stats(adap);
 	/* i2c-stub has no wire to NACK on: no chip there is -ENODEV (a real bus says -ENXIO). */
@@ -280,9 +281,10 @@ UIRQ_TEST(vm_i2cdev, unsupported_transaction_is_eopnotsupp, OPTS)
 /* A ten-bit transaction sets the node's I2C_TENBIT; the next 7-bit one must set it back. */
 UIRQ_TEST(vm_i2cdev, ten_bit_then_seven_bit, OPTS)
 {
-	struct uirq_i2c_client *ten = uirq_i2c_new_client_device_flags(adap, "ten", 0x24b, UIRQ_I2C_CLIENT_TEN);
+	struct uirq_i2c_client *ten;
 	int r;
 
+	assert_eq(uirq_i2c_new_client_device_flags(adap, "ten", 0x24b, UIRQ_I2C_CLIENT_TEN, &ten), 0);
 	assert_not_null(ten);
 	r = uirq_i2c_smbus_read_byte_data(ten, 0x00);
 	assert_eq(r, -ENODEV, "ten-bit 0x24b gave %d (%s)", r, strerror(-r));
@@ -373,10 +375,11 @@ static void *ghost_worker(void *arg)
 
 UIRQ_TEST(vm_i2cdev, two_addresses_from_two_threads, .timeout = 120, .init = setup)
 {
-	struct uirq_i2c_client *ghost = uirq_i2c_new_client_device(adap, "ghost", ABSENT);
+	struct uirq_i2c_client *ghost;
 	pthread_t a, b;
 	void *ra, *rb;
 
+	assert_eq(uirq_i2c_new_client_device(adap, "ghost", ABSENT, &ghost), 0);
 	assert_not_null(ghost);
 	assert_eq(pthread_create(&a, NULL, chip_worker, NULL), 0);
 	assert_eq(pthread_create(&b, NULL, ghost_worker, ghost), 0);

@@ -54,7 +54,8 @@ static void on_report(const struct uirq_lockdep_report *r, void *arg)
 
 static struct uirq_input_dev *new_dev(const char *name)
 {
-	struct uirq_input_dev *d = uirq_input_allocate_device();
+	struct uirq_input_dev *d;
+	assert_eq(uirq_input_allocate_device(&d), 0);
 
 	assert_not_null(d);
 	d->name = name;
@@ -207,9 +208,10 @@ UIRQ_TEST(vm_uinput, press_release_cycles_in_order, OPTS)
 {
 	struct libevdev *ev = NULL;
 	int fd = open_node(uirq_uinput_devnode(ui));
-	struct uirq_input_client *c = uirq_input_open(dev);
+	struct uirq_input_client *c;
 	struct uirq_input_event uev[4];
 
+	assert_eq(uirq_input_open(dev, &c), 0);
 	assert_not_null(c);
 	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
 	for (int i = 0; i < CYCLES; i++) {
@@ -308,9 +310,10 @@ UIRQ_TEST(vm_uinput, destroy_removes_the_node, OPTS)
 	close(fd);
 
 	/* The uirq device lives on without its mirror. */
-	struct uirq_input_client *c = uirq_input_open(dev);
+	struct uirq_input_client *c;
 	struct uirq_input_event uev[2];
 
+	assert_eq(uirq_input_open(dev, &c), 0);
 	assert_not_null(c);
 	report_hardirq(dev, 1);
 	assert_eq(uirq_input_read(c, uev, 2, UIRQ_INPUT_NONBLOCK), 2);

@@ -417,9 +417,9 @@ static int setup(struct ctx *c)
 	dev = twl4030_pwrbutton_input(c->pwr);
 	snprintf(c->r->input_name, sizeof(c->r->input_name), "%s", dev->name ? dev->name : "");
 	c->r->input_nr = uirq_input_device_nr(dev);
-	c->client = uirq_input_open(dev);
-	if (!c->client) {
-		fprintf(stderr, "irqsim: cannot open the input device: %s\n", strerror(errno));
+	err = uirq_input_open(dev, &c->client);
+	if (err) {
+		fprintf(stderr, "irqsim: cannot open the input device: %s\n", strerror(-err));
 		return -1;
 	}
 	uirq_input_client_set_clock(c->client, CLOCK_MONOTONIC);

@@ -77,9 +77,9 @@ static int setup_output(struct daemon *d)
 {
 	int ret;
 
-	d->input = uirq_input_allocate_device();
-	if (!d->input)
-		return fail("allocating", "the input device", -ENOMEM);
+	ret = uirq_input_allocate_device(&d->input);
+	if (ret)
+		return fail("allocating", "the input device", ret);
 	d->input->name = d->o.name;
 	d->input->phys = "uirq-pwrbutton/input0";
 	d->input->id.bustype = BUS_I2C;

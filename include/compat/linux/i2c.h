@@ -9,6 +9,7 @@
 #define UIRQ_COMPAT_LINUX_I2C_H
 
 #include_next <linux/i2c.h>
+#include <errno.h>
 #include <linux/mutex.h>
 #include "uirq/i2c.h"
 
@@ -35,16 +36,30 @@ struct i2c_board_info {
 };
 #define I2C_BOARD_INFO(dev_type, dev_addr)	.type = dev_type, .addr = (dev_addr)
 
+/* The kernel's shape (an ERR_PTR there): the client, or NULL with errno. */
+static inline struct uirq_i2c_client *uirq_compat_client(int err, struct uirq_i2c_client *c)
+{
+	if (err)
+		errno = -err;
+	return c;
+}
+
 static inline struct uirq_i2c_client *i2c_new_client_device(struct uirq_i2c_adapter *adap,
 							    const struct i2c_board_info *info)
 {
-	return uirq_i2c_new_client_device_flags(adap, info->type, info->addr, info->flags);
+	struct uirq_i2c_client *c;
+	int err = uirq_i2c_new_client_device_flags(adap, info->type, info->addr, info->flags, &c);
+
+	return uirq_compat_client(err, c);
 }
 
 static inline struct uirq_i2c_client *i2c_new_dummy_device(struct uirq_i2c_adapter *adap,
 							   unsigned short addr)
 {
-	return uirq_i2c_new_client_device(adap, "dummy", addr);
+	struct uirq_i2c_client *c;
+	int err = uirq_i2c_new_client_device(adap, "dummy", addr, &c);
+
+	return uirq_compat_client(err, c);
 }
 
 static inline void i2c_set_clientdata(struct uirq_i2c_client *client, void *data)

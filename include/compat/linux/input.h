@@ -15,7 +15,14 @@
 #define input_value			uirq_input_value
 #define input_event			uirq_input_event	/* the struct and the function */
 
-#define input_allocate_device()		uirq_input_allocate_device()
+/* The kernel's shape: the device, or NULL. */
+static inline struct uirq_input_dev *input_allocate_device(void)
+{
+	struct uirq_input_dev *dev;
+
+	uirq_input_allocate_device(&dev);
+	return dev;
+}
 #define input_free_device(d)		uirq_input_free_device(d)
 #define input_register_device(d)	uirq_input_register_device(d)
 #define input_unregister_device(d)	uirq_input_unregister_device(d)

@@ -12,10 +12,20 @@
 #define irq_domain		uirq_irq_domain
 #define irq_domain_ops		uirq_irq_domain_ops
 
+/* The kernel's shape: the domain, or NULL. */
+static inline struct uirq_irq_domain *
+uirq_compat_irq_domain_create_linear(unsigned int size, const struct uirq_irq_domain_ops *ops,
+				     void *host_data)
+{
+	struct uirq_irq_domain *d;
+
+	uirq_irq_domain_create_linear(NULL, size, ops, host_data, &d);
+	return d;
+}
 #define irq_domain_add_linear(node, size, ops, data) \
-	uirq_irq_domain_create_linear(NULL, (size), (ops), (data))
+	uirq_compat_irq_domain_create_linear((size), (ops), (data))
 #define irq_domain_create_linear(fwnode, size, ops, data) \
-	uirq_irq_domain_create_linear(NULL, (size), (ops), (data))
+	uirq_compat_irq_domain_create_linear((size), (ops), (data))
 #define irq_domain_get_host_data(d)	uirq_irq_domain_get_host_data(d)
 #define irq_domain_remove(d)		uirq_irq_domain_remove(d)
 #define irq_create_mapping(d, hw)	uirq_irq_create_mapping((d), (hw))
