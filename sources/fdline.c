@@ -257,18 +257,19 @@ static const struct uirq_irq_chip fd_chip_template = {
 	.irq_mask_ack = fdl_mask_ack,
 	.irq_set_type = fd_set_type,
 	.irq_retrigger = fd_retrigger,
-	.flags = UIRQCHIP_ONESHOT_SAFE,
 };
 
 static const struct fd_line_ops eventfd_ops = {
 	.name = "eventfd",
 	.types = FD_TYPES,
+	.oneshot_safe = true,
 	.read_events = read_counter64,
 };
 
 static const struct fd_line_ops timerfd_ops = {
 	.name = "timerfd",
 	.types = FD_TYPES,
+	.oneshot_safe = true,
 	.read_events = read_counter64,
 };
 
@@ -297,6 +298,7 @@ int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, u
 	l->priv = priv;
 	l->chip = fd_chip_template;
 	l->chip.name = ops->name;
+	l->chip.flags = ops->oneshot_safe ? UIRQCHIP_ONESHOT_SAFE : 0;
 	atomic_init(&l->state, type | ST_MASKED);
 	uirq_irq_set_chip_and_handler_name(l->irq, &l->chip, fd_flow, ops->name);
 	ret = uirq_irq_set_chip_data(l->irq, l);

@@ -14,6 +14,14 @@
 struct fd_line_ops {
 	const char *name;	/* the chip's name in /proc/interrupts */
 	unsigned int types;	/* the UIRQ_TYPE_* bits this kind accepts (EDGE_RISING, LEVEL_HIGH) */
+	/*
+	 * The ack quiets the source (reading an eventfd's counter is all there
+	 * is to it, as an MSI needs no unmask): the chip is UIRQCHIP_ONESHOT_SAFE
+	 * and IRQF_ONESHOT is dropped.  false where the device keeps asserting
+	 * until a handler has talked to it (UIO's INTx, VFIO's INTx): ONESHOT
+	 * must then hold the line masked until the thread has run.
+	 */
+	bool oneshot_safe;
 	/* Events since the previous read, 0 for none; called in hard-irq context, must not block. */
 	uint64_t (*read_events)(struct uirq_fd_line *l);
 	/* Let the device interrupt again (startup, unmask) or stop it (shutdown); NULL: nothing to do. */

@@ -16,9 +16,10 @@
  *             or clear the INTx disable bit in the device's sysfs config -
  *             then watch the fd again;
  *   shutdown  the opposite: irqcontrol 0, or set the INTx disable bit.
- * Unmasking after the handlers (after the thread, with IRQF_ONESHOT) is
- * what the level flow does anyway, so the primary handler has acknowledged
- * the device before it may interrupt again, as on a kernel's level line.
+ * Reading the count does not quiet the device: it asserts INTx until a
+ * handler acknowledges it.  So the chip is not oneshot-safe: IRQF_ONESHOT
+ * keeps INTx disabled until the thread has returned, and a line without it
+ * is re-enabled after the primary handler, as on a kernel's level line.
  *
  * The device's registers are mapped from sysfs: a PCI device's BARs from
  * device/resourceN, other UIO devices' memory maps from /dev/uioN at

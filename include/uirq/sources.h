@@ -26,7 +26,10 @@
  *    of the fd-line chip (the kernel's UIO handler has already silenced
  *    the device's interrupt and counted it).  The ack reads the 32-bit
  *    event count (the difference to the previous read is the number of
- *    interrupts merged); unmask re-enables the interrupt - irqcontrol (a
+ *    interrupts merged) but does not quiet the device, so the chip is not
+ *    oneshot-safe: with IRQF_ONESHOT the interrupt stays disabled until the
+ *    thread returns (handler NULL needs IRQF_ONESHOT, as on a kernel's
+ *    level line).  Unmask re-enables the interrupt - irqcontrol (a
  *    write of 1 to the fd) or, for uio_pci_generic, the INTx disable bit
  *    of the PCI command register in device/config - and watches the fd
  *    again; shutdown disables it.  The device's registers are mapped from

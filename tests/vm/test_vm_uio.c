@@ -4,8 +4,8 @@
  * behind uio_pci_generic.  A threaded IRQF_ONESHOT handler's primary reads
  * and acknowledges edu's status through the mapped BAR; every interrupt
  * raised must reach the thread exactly once, the line must re-enable INTx
- * after each, disable it on free_irq, and bad arguments must give the
- * documented errors.
+ * after each, disable it on free_irq, keep it disabled through a ONESHOT
+ * thread, and bad arguments must give the documented errors.
  */
 #include "harness.h"
 
@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "uirq/irq.h"
@@ -189,6 +190,127 @@ UIRQ_TEST(vm_uio_line, free_irq_disables_intx, .init = setup_requested, .fini = 
 	fx.bar[EDU_IRQ_ACK / 4] = 1;
 	/* teardown's free_irq of a free line only warns; request again so it has one to free. */
 	assert_eq(uirq_request_threaded_irq(fx.irq, primary, thread, UIRQF_ONESHOT, "vm-uio", &fx), 0);
+}
+
+/*
+ * IRQF_ONESHOT on a UIO line: reading the event count does not quiet edu,
+ * so the line must stay disabled until the thread returns.  A slow thread
+ * acknowledges the device itself (as a driver whose status read sleeps):
+ * one raise is one interrupt, one flow and one thread run, and INTx is
+ * still disabled when the thread starts.
+ */
+static struct {
+	atomic_ulong primary, thread;
+	atomic_int intx_off_in_thread;	/* 1 disabled, 0 enabled, -1 not seen */
+	_Atomic uint64_t primary_ns[2], thread_end_ns[2];
+	bool primary_acks;
+} os;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uirq_irqreturn_t os_primary(int irq, void *dev)
+{
+	unsigned long n = atomic_fetch_add(&os.primary, 1);
+	uint32_t status = fx.bar[EDU_IRQ_STATUS / 4];
+
+	(void)irq, (void)dev;
+	if (n < 2)
+		atomic_store(&os.primary_ns[n], now_ns());
+	if (os.primary_acks)
+		fx.bar[EDU_IRQ_ACK / 4] = status;
+	return UIRQ_IRQ_WAKE_THREAD;
+}
+
+static uirq_irqreturn_t os_thread(int irq, void *dev)
+{
+	unsigned long n = atomic_load(&os.thread);
+
+	(void)irq, (void)dev;
+	if (n == 0)
+		atomic_store(&os.intx_off_in_thread, !!(pci_command() & INTX_DISABLE));
+	usleep(100000);		/* the slow part: an i2c read, say */
+	if (!os.primary_acks)
+		fx.bar[EDU_IRQ_ACK / 4] = fx.bar[EDU_IRQ_STATUS / 4];
+	if (n < 2)
+		atomic_store(&os.thread_end_ns[n], now_ns());
+	atomic_fetch_add(&os.thread, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+static void wait_os_thread(unsigned long n)
+{
+	for (int i = 0; atomic_load(&os.thread) < n; i++) {
+		assert_lt(i, 200000, "thread ran %lu times, want %lu", atomic_load(&os.thread), n);
+		usleep(100);
+	}
+}
+
+static void setup_oneshot(bool primary_acks)
+{
+	memset(&os, 0, sizeof(os));
+	os.intx_off_in_thread = -1;
+	os.primary_acks = primary_acks;
+	setup();
+	assert_eq(uirq_request_threaded_irq(fx.irq, os_primary, os_thread, UIRQF_ONESHOT, "vm-uio-oneshot", &os), 0);
+}
+
+static void setup_oneshot_thread_acks(void)
+{
+	setup_oneshot(false);
+}
+
+static void setup_oneshot_primary_acks(void)
+{
+	setup_oneshot(true);
+}
+
+static void teardown_oneshot(void)
+{
+	uirq_free_irq(fx.irq, &os);
+	teardown_line();
+}
+
+UIRQ_TEST(vm_uio_line, oneshot_holds_intx_until_the_thread_returns, .init = setup_oneshot_thread_acks,
+	  .fini = teardown_oneshot, .timeout = 60)
+{
+	unsigned long ev0 = uio_events();
+
+	fx.bar[EDU_IRQ_RAISE / 4] = 1;
+	wait_os_thread(1);
+	usleep(100000);
+	assert_eq(atomic_load(&os.intx_off_in_thread), 1, "INTx disabled while the thread runs");
+	assert_eq(uio_events() - ev0, 1ul, "the kernel took one interrupt for one raise");
+	assert_eq(uirq_kstat_irqs(fx.irq), 1ul, "one flow");
+	assert_eq(atomic_load(&os.primary), 1ul);
+	assert_eq(atomic_load(&os.thread), 1ul);
+	assert_eq(pci_command() & INTX_DISABLE, 0u, "INTx enabled again after the thread");
+	assert_eq(fx.bar[EDU_IRQ_STATUS / 4], 0u);
+}
+
+/* The primary acknowledges at once; a second raise during the slow thread waits for it. */
+UIRQ_TEST(vm_uio_line, oneshot_next_primary_waits_for_the_thread, .init = setup_oneshot_primary_acks,
+	  .fini = teardown_oneshot, .timeout = 60)
+{
+	fx.bar[EDU_IRQ_RAISE / 4] = 1;
+	for (int i = 0; atomic_load(&os.primary) < 1; i++) {
+		assert_lt(i, 200000, "no primary");
+		usleep(100);
+	}
+	usleep(20000);		/* well inside the first thread's 100 ms */
+	assert_eq(atomic_load(&os.thread), 0ul, "the first thread is still running");
+	fx.bar[EDU_IRQ_RAISE / 4] = 2;
+	wait_os_thread(2);
+	assert_eq(atomic_load(&os.primary), 2ul);
+	assert_ge(atomic_load(&os.primary_ns[1]), atomic_load(&os.thread_end_ns[0]),
+		  "the second primary ran %lld ns before the first thread finished",
+		  (long long)(atomic_load(&os.thread_end_ns[0]) - atomic_load(&os.primary_ns[1])));
+	assert_eq(uirq_kstat_irqs(fx.irq), 2ul);
 }
 
 UIRQ_TEST(vm_uio_line, destroy_with_a_handler_is_busy, .init = setup_requested, .fini = teardown, .timeout = 30)
