@@ -71,6 +71,8 @@ static unsigned int nr_configured;
 static int pins[UIRQ_MAX_CPUS];
 static atomic_bool force_irqthreads;
 static __thread int this_cpu = -1;
+/* The line whose flow this CPU runs for a software resend (resend.c), or NULL. */
+static __thread struct uirq_irq_desc *resending;
 
 static inline uint64_t now_ns(void)
 {
@@ -228,6 +230,21 @@ int uirq_irq_raise(unsigned int irq)
 	return 0;
 }
 
+bool uirq_irq_desc_in_resend(struct uirq_irq_desc *desc)
+{
+	if (resending == desc)
+		return true;
+	/*
+	 * The resend's raise may have merged into this run after handle_one()
+	 * looked (the raise found the line still queued).  Look again past a
+	 * full fence, which pairs with the raise's exchange: either this load
+	 * sees the mark or that raise queued the line anew.
+	 */
+	atomic_thread_fence(memory_order_seq_cst);
+	return atomic_load_explicit(&desc->resend, memory_order_relaxed) &&
+	       atomic_exchange_explicit(&desc->resend, 0, memory_order_relaxed);
+}
+
 void uirq_cpu_poke(unsigned int cpu)
 {
 	kick_cpu(&cpus[cpu]);
@@ -252,10 +269,15 @@ static void handle_one(struct uirq_irq_desc *desc)
 	uirq_hardirq_enter();
 	irq_trace(UIRQ_TRACE_HARDIRQ_ENTRY, desc->irq_data.irq, NULL);
 	irq_kick_defer_begin();
+	/* A plain load first: a resend is rare, the exchange is not free. */
+	if (atomic_load_explicit(&desc->resend, memory_order_relaxed) &&
+	    atomic_exchange_explicit(&desc->resend, 0, memory_order_relaxed))
+		resending = desc;
 	if (handle)
 		handle(desc);
 	else
 		uirq_generic_handle_irq(desc->irq_data.irq);
+	resending = NULL;
 	irq_trace(UIRQ_TRACE_HARDIRQ_EXIT, desc->irq_data.irq, NULL);
 	uirq_hardirq_exit();
 	uirq_local_irq_enable();

@@ -144,6 +144,7 @@ struct uirq_irq_desc {
 	/* The raise block: written by the raiser and by the CPU that takes the raise. */
 	_Alignas(16) _Atomic(struct uirq_irq_desc *) next_pending;	/* CPU pending queue link */
 	_Atomic unsigned char raised;	/* queued on a CPU (latch) */
+	_Atomic unsigned char resend;	/* the raise is a software resend (resend.c) */
 	_Atomic unsigned short kstat_n;	/* published after kstat: read it first */
 	_Atomic unsigned int irq_count;
 };

@@ -9,17 +9,27 @@
 
 #include "internals.h"
 
+/*
+ * Raised with the resend mark: the CPU runs the flow even if the
+ * controller's input is quiet by then (uirq_irq_desc_in_resend), as the
+ * kernel's resend calls desc->handle_irq without asking the hardware.
+ */
 static int irq_sw_resend(struct uirq_irq_desc *desc)
 {
-	unsigned int irq = desc->irq_data.irq;
-
 	if (irq_settings_is_nested_thread(desc)) {
-		/* Runs in the parent's thread: resend the parent, if there is one. */
+		/*
+		 * Runs in the parent's thread: run the parent's flow, whose
+		 * demultiplexer finds the child's event again.  The parent's
+		 * level may be long gone; raising it as an input would be lost.
+		 */
 		if (!desc->parent_irq)
 			return -EINVAL;
-		irq = (unsigned int)desc->parent_irq;
+		desc = irq_to_desc((unsigned int)desc->parent_irq);
+		if (!desc)
+			return -EINVAL;
 	}
-	return uirq_irq_raise(irq);
+	atomic_store_explicit(&desc->resend, 1, memory_order_relaxed);
+	return uirq_irq_raise(desc->irq_data.irq);
 }
 
 static bool try_retrigger(struct uirq_irq_desc *desc)

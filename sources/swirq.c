@@ -225,7 +225,8 @@ static int swirq_retrigger(struct uirq_irq_data *d)
  * The flow handler: the CPU "takes" the interrupt from the controller, then
  * the core's level, edge or fasteoi flow runs.  A level input that was
  * deasserted or masked before the CPU took it has vanished, as on hardware
- * (the controller reports a spurious source and nothing runs).
+ * (the controller reports a spurious source and nothing runs) - unless the
+ * run is a software resend, which never asked the controller.
  */
 static void swirq_flow(struct uirq_irq_desc *desc)
 {
@@ -243,7 +244,8 @@ static void swirq_flow(struct uirq_irq_desc *desc)
 
 	if (c->flags & UIRQ_SWIRQ_FASTEOI) {
 		/* A GIC delivers nothing masked or already in service. */
-		if ((s & (ST_MASKED | ST_INSERVICE)) || (is_level(s) && !(s & ST_ASSERTED))) {
+		if (((s & (ST_MASKED | ST_INSERVICE)) || (is_level(s) && !(s & ST_ASSERTED))) &&
+		    !uirq_irq_desc_in_resend(desc)) {
 			inc(&in->vanished);
 			return;
 		}
@@ -253,7 +255,7 @@ static void swirq_flow(struct uirq_irq_desc *desc)
 		return;
 	}
 	if (is_level(s)) {
-		if (!(s & ST_ASSERTED) || (s & ST_MASKED)) {
+		if ((!(s & ST_ASSERTED) || (s & ST_MASKED)) && !uirq_irq_desc_in_resend(desc)) {
 			inc(&in->vanished);
 			return;
 		}

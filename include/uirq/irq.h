@@ -198,6 +198,14 @@ void uirq_chained_irq_exit(struct uirq_irq_chip *chip, struct uirq_irq_desc *des
 /* The chip and irq_data of a descriptor (for chained handlers). */
 struct uirq_irq_chip *uirq_irq_desc_get_chip(struct uirq_irq_desc *desc);
 struct uirq_irq_data *uirq_irq_desc_get_irq_data(struct uirq_irq_desc *desc);
+/*
+ * For a controller's flow wrapper that drops a raise whose input is quiet
+ * (deasserted, masked): true when this run is a software resend (enable_irq
+ * of a nested child, resent through its parent), which the kernel delivers
+ * by calling the flow handler directly, whatever the input says.  Call it
+ * on the dropping path only.
+ */
+bool uirq_irq_desc_in_resend(struct uirq_irq_desc *desc);
 
 /* ---- request and free ---- */
 

@@ -477,3 +477,73 @@ UIRQ_TEST(swirq, destroy_busy_means_a_handler, .init = setup1, .fini = teardown,
 	assert_true(uirq_irq_is_enabled(irq));
 	assert_eq(uirq_swirq_destroy(ctl), 0, "no handler on any input");
 }
+
+/*
+ * A nested child behind a level parent (a slow-bus demultiplexer: the
+ * parent's ONESHOT thread calls handle_nested_irq for the child, then the
+ * device drops the parent's level).  The child is disabled when its event
+ * comes, so the demultiplexer's run only marks it pending; enable_irq()
+ * resends it through the parent.  As mainline's irq_sw_resend() (v6.5), the
+ * resend runs the parent's flow whatever the parent's input says: the
+ * child's thread_fn runs.  Raising the parent again instead would find its
+ * level low and the child's event would be lost.
+ */
+static unsigned int nest_child;
+static atomic_int nest_status, nest_child_runs, nest_parent_runs;
+
+static uirq_irqreturn_t nest_demux(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	atomic_fetch_add(&nest_parent_runs, 1);
+	uirq_handle_nested_irq(nest_child);
+	uirq_swirq_set_level(ctl, 4, false);
+	return UIRQ_IRQ_HANDLED;
+}
+
+static uirq_irqreturn_t nest_child_thread(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	/* The child's status stays latched in the device until its own handler clears it. */
+	if (!atomic_exchange(&nest_status, 0))
+		return UIRQ_IRQ_NONE;
+	atomic_fetch_add(&nest_child_runs, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+UIRQ_TEST(swirq, nested_child_resend_through_a_level_parent, .init = setup1, .fini = teardown, .timeout = 20)
+{
+	static struct uirq_irq_chip nest_chip = { .name = "NEST" };
+	int parent;
+
+	ctl = make(UIRQ_TYPE_LEVEL_HIGH, 0);
+	parent = uirq_swirq_map(ctl, 4);
+	assert_gt(parent, 0);
+	nest_child = (unsigned int)uirq_irq_alloc_descs(-1, 1, 1);
+	assert_gt(nest_child, 0u);
+	uirq_irq_set_chip_and_handler_name(nest_child, &nest_chip, NULL, "nested");
+	uirq_irq_set_nested_thread(nest_child, true);
+	assert_eq(uirq_irq_set_parent(nest_child, parent), 0);
+	assert_eq(uirq_request_threaded_irq(parent, NULL, nest_demux, UIRQF_ONESHOT, "demux", &ctl), 0);
+	assert_eq(uirq_request_threaded_irq(nest_child, NULL, nest_child_thread, 0, "child", &nest_child), 0);
+
+	uirq_disable_irq(nest_child);
+	atomic_store(&nest_status, 1);
+	assert_eq(uirq_swirq_set_level(ctl, 4, true), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&nest_parent_runs) == 1, 2000));
+	usleep(SETTLE_MS * 1000);
+	assert_eq(atomic_load(&nest_child_runs), 0, "the child is disabled");
+	assert_eq(uirq_swirq_get_level(ctl, 4), 0, "the parent's level is low again");
+
+	uirq_enable_irq(nest_child);
+	assert_true(WAIT_UNTIL(atomic_load(&nest_child_runs) == 1, 2000),
+		    "the child's event was lost: parent runs %d", atomic_load(&nest_parent_runs));
+	assert_eq(atomic_load(&nest_parent_runs), 2, "one resend, one run of the parent");
+	assert_eq(atomic_load(&nest_status), 0);
+
+	assert_str_eq(uirq_free_irq(nest_child, &nest_child), "child");
+	assert_str_eq(uirq_free_irq(parent, &ctl), "demux");
+	uirq_irq_free_descs(nest_child, 1);
+	assert_eq(uirq_swirq_destroy(ctl), 0);
+}
