@@ -705,6 +705,8 @@ int uirq_request_threaded_irq(unsigned int irq, uirq_irq_handler_t handler,
 	struct uirq_irqaction *action;
 	int ret;
 
+	if (irq == UIRQ_IRQ_NOTCONNECTED)
+		return -ENOTCONN;
 	if (bad_request_flags(irqflags, dev_id))
 		return -EINVAL;
 	desc = irq_to_desc(irq);
@@ -743,9 +745,12 @@ int uirq_request_irq(unsigned int irq, uirq_irq_handler_t handler, unsigned long
 int uirq_request_any_context_irq(unsigned int irq, uirq_irq_handler_t handler,
 				 unsigned long flags, const char *name, void *dev_id)
 {
-	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	struct uirq_irq_desc *desc;
 	int ret;
 
+	if (irq == UIRQ_IRQ_NOTCONNECTED)
+		return -ENOTCONN;
+	desc = irq_to_desc(irq);
 	if (!desc)
 		return -EINVAL;
 	if (irq_settings_is_nested_thread(desc)) {

@@ -70,6 +70,13 @@ enum { UIRQ_IRQ_SET_MASK_OK = 0, UIRQ_IRQ_SET_MASK_OK_NOCOPY = 1, UIRQ_IRQ_SET_M
 /* request_any_context_irq() results */
 enum { UIRQC_IS_HARDIRQ = 0, UIRQC_IS_NESTED = 1 };
 
+/*
+ * A line a board wires to nothing: the request calls refuse it with
+ * -ENOTCONN (not -EINVAL), so a driver can tell "no interrupt here" from a
+ * mistake, as the kernel's IRQ_NOTCONNECTED.
+ */
+#define UIRQ_IRQ_NOTCONNECTED	(1u << 31)
+
 /* ---- per-line status settings (irq_set_status_flags / irq_modify_status) ---- */
 #define UIRQ_NOREQUEST		(1u << 11)
 #define UIRQ_NOAUTOEN		(1u << 12)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A kernel-style driver against the compat headers: domain ops, chip, threaded irq. */
+#include <errno.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/irqdomain.h>
@@ -61,6 +62,7 @@ UIRQ_TEST(core_compat, kernel_style_driver, .timeout = 20)
 	assert_eq(atomic_load(&maps), 1);
 	assert_eq(irq_get_chip_data(virq), (void *)&host);
 	assert_eq(irqd_to_hwirq(irq_get_irq_data(virq)), 2ul);
+	assert_eq(request_threaded_irq(IRQ_NOTCONNECTED, quick, slow, IRQF_ONESHOT, "compat", &dev), -ENOTCONN);
 	assert_eq(request_threaded_irq(virq, quick, slow, IRQF_ONESHOT, "compat", &dev), 0);
 	uirq_irq_raise(virq);
 	for (int i = 0; i < 20000 && !atomic_load(&thread_runs); i++)

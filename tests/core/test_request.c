@@ -35,6 +35,19 @@ UIRQ_TEST(core_request, invalid_irq_is_einval, .timeout = 20)
 	tc_teardown();
 }
 
+/* A line wired to nothing is -ENOTCONN, whatever the flags, as the kernel's IRQ_NOTCONNECTED. */
+UIRQ_TEST(core_request, not_connected_is_enotconn, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_level_irq);
+	assert_eq(uirq_request_irq(UIRQ_IRQ_NOTCONNECTED, primary, 0, "x", &dev_a), -ENOTCONN);
+	assert_eq(uirq_request_threaded_irq(UIRQ_IRQ_NOTCONNECTED, NULL, primary, UIRQF_ONESHOT, "x", &dev_a),
+		  -ENOTCONN);
+	assert_eq(uirq_request_threaded_irq(UIRQ_IRQ_NOTCONNECTED, primary, NULL, UIRQF_SHARED, "x", NULL),
+		  -ENOTCONN, "checked before the flags");
+	assert_eq(uirq_request_any_context_irq(UIRQ_IRQ_NOTCONNECTED, primary, 0, "x", &dev_a), -ENOTCONN);
+	tc_teardown();
+}
+
 UIRQ_TEST(core_request, flag_errors, .timeout = 20)
 {
 	tc_setup(1, false, false, uirq_handle_level_irq);

@@ -41,6 +41,7 @@ typedef uirq_irq_handler_t irq_handler_t;
 
 #define IRQC_IS_HARDIRQ		UIRQC_IS_HARDIRQ
 #define IRQC_IS_NESTED		UIRQC_IS_NESTED
+#define IRQ_NOTCONNECTED	UIRQ_IRQ_NOTCONNECTED
 
 #define request_threaded_irq(irq, h, t, f, n, d) uirq_request_threaded_irq((irq), (h), (t), (f), (n), (d))
 #define request_irq(irq, h, f, n, d)	uirq_request_irq((irq), (h), (f), (n), (d))
