@@ -452,6 +452,7 @@ void uirq_handle_nested_irq(unsigned int irq)
 	atomic_fetch_add(&desc->threads_active, 1);
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
 
+	irq_self_nested_enter(desc);
 	for_each_action_of_desc(desc, action) {
 		struct irq_fault fault;
 		uirq_irqreturn_t r = UIRQ_IRQ_NONE;
@@ -465,6 +466,7 @@ void uirq_handle_nested_irq(unsigned int irq)
 		irq_trace(UIRQ_TRACE_NESTED_EXIT, irq, action->name);
 		ret |= r;
 	}
+	irq_self_nested_exit();
 	if (!(desc->settings & IRQ_SETTINGS_NO_DEBUG))
 		note_interrupt(desc, ret);
 

@@ -171,7 +171,7 @@ static void describe(char *buf, size_t len, const struct irq_fault *f)
 }
 
 /* "sym+0xoff [lib]"; ret: a return address, whose call may be the function's last bytes. */
-static void format_ip(char *buf, size_t len, void *ip, bool ret)
+void irq_format_ip(char *buf, size_t len, void *ip, bool ret)
 {
 	unsigned long a = (unsigned long)ip;
 	Dl_info info;
@@ -236,12 +236,12 @@ static void report_trace(struct kmsg *m, const struct irq_fault *f, const char *
 		}
 	}
 	if (f->ip) {
-		format_ip(sym, sizeof(sym), f->ip, false);
+		irq_format_ip(sym, sizeof(sym), f->ip, false);
 		kmsg(m, "RIP: %s\n", sym);
 	}
 	kmsg(m, "Call Trace:\n <%s>\n", tag);
 	for (int i = first; i < f->nr_frames; i++) {
-		format_ip(sym, sizeof(sym), f->frames[i], true);
+		irq_format_ip(sym, sizeof(sym), f->frames[i], true);
 		kmsg(m, " %s\n", sym);
 	}
 	kmsg(m, " </%s>\n", tag);
@@ -527,7 +527,7 @@ void irq_thread_faulted(struct uirq_irq_desc *desc, struct uirq_irqaction *actio
 	chip_bus_sync_unlock(desc);
 
 	report_head(&m, f, "irq thread context");
-	format_ip(sym, sizeof(sym), (void *)action->thread_fn, false);
+	irq_format_ip(sym, sizeof(sym), (void *)action->thread_fn, false);
 	kmsg(&m, "irq %u, action \"%s\": %sthread_fn %s\n", irq, action->name ? action->name : "",
 	     nested ? "nested " : "", sym);
 	report_trace(&m, f, "TASK");

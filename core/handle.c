@@ -49,6 +49,15 @@ void irq_kick_flush(void)
 	kicks.n = 0;
 }
 
+int irq_kicks_held(struct uirq_irq_desc *desc)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < kicks.n; i++)
+		n += kicks.held[i].desc == desc;
+	return n;
+}
+
 void irq_thread_kick(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
 	if (kicks.depth > 0 && kicks.n < MAX_DEFERRED_KICKS) {
@@ -143,7 +152,9 @@ uirq_irqreturn_t handle_irq_event(struct uirq_irq_desc *desc)
 	desc->istate &= ~IRQS_PENDING;
 	irqd_set(desc, IRQD_IRQ_INPROGRESS);
 	uirq_spin_unlock(&desc->lock);
+	irq_self_hard_enter(desc);
 	ret = handle_irq_event_percpu(desc);
+	irq_self_hard_exit();
 	uirq_spin_lock(&desc->lock);
 	irqd_clear(desc, IRQD_IRQ_INPROGRESS);
 	return ret;

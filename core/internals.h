@@ -139,6 +139,7 @@ struct uirq_irq_desc {
 	unsigned int threads_handled_last;
 	atomic_int threads_active;	/* futex word of synchronize_irq(): THREADS_* */
 	atomic_int kicks_deferred;	/* thread wakes a CPU holds until its hard irq is over (handle.c) */
+	atomic_int frees_deferred;	/* free_irq() by a handler of the line, not finished yet (manage.c) */
 	int parent_irq;
 	_Atomic unsigned int last_unhandled;	/* ms, wrapping like 32-bit jiffies */
 	/* The raise block: written by the raiser and by the CPU that takes the raise. */
@@ -225,6 +226,28 @@ __attribute__((format(printf, 4, 5)))
 void uirq_warn(const char *file, int line, const char *func, const char *fmt, ...);
 #define UIRQ_WARN(...) uirq_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)
 
+/* ---- selfwait.c: what the calling thread runs, for the waits that must not wait for it ---- */
+void irq_self_hard_enter(struct uirq_irq_desc *desc);
+void irq_self_hard_exit(void);
+void irq_self_nested_enter(struct uirq_irq_desc *desc);
+void irq_self_nested_exit(void);
+/* Called once by a handler thread: action is the one it runs. */
+void irq_self_thread(struct uirq_irqaction *action);
+/* The caller runs desc's hard handlers now. */
+bool irq_self_hard(struct uirq_irq_desc *desc);
+/* The caller's runs counted in desc->threads_active (its thread's run, nested runs). */
+int irq_self_runs(struct uirq_irq_desc *desc);
+/* The caller is action's handler thread. */
+bool irq_self_thread_is(const struct uirq_irqaction *action);
+/* A code address as "function+off [module]" or "addr [module+off]"; ret: a return address (fault.c). */
+void irq_format_ip(char *buf, size_t len, void *ip, bool ret);
+/* The report: call (e.g. "free_irq") on desc by one of its own handlers, with a backtrace. */
+void irq_self_wait_report(const char *call, struct uirq_irq_desc *desc);
+
+/* ---- handle.c ---- */
+/* Thread wakes of desc that the caller holds until its hard irq is over. */
+int irq_kicks_held(struct uirq_irq_desc *desc);
+
 /* ---- irqdesc.c ---- */
 struct uirq_irq_desc *irq_to_desc(unsigned int irq);
 unsigned int irq_desc_get_irq(struct uirq_irq_desc *desc);
@@ -269,6 +292,8 @@ void __enable_irq(struct uirq_irq_desc *desc);
 int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type);
 void irq_finalize_oneshot(struct uirq_irq_desc *desc, struct uirq_irqaction *action);
 bool irq_wait_for_poll(struct uirq_irq_desc *desc);
+/* Until the frees that handlers of desc made of their own line have finished. */
+void irq_wait_deferred_frees(struct uirq_irq_desc *desc);
 
 void irq_update_effective_affinity(struct uirq_irq_desc *desc);
 

@@ -200,6 +200,13 @@ out:
 
 void uirq_irq_free_descs(unsigned int from, unsigned int cnt)
 {
+	/* A helper may still be finishing a free_irq() a handler made of its own line. */
+	for (unsigned int irq = from; irq < from + cnt && irq < IRQ_MAX; irq++) {
+		struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+		if (desc)
+			irq_wait_deferred_frees(desc);
+	}
 	uirq_mutex_lock(&sparse_irq_lock);
 	for (unsigned int irq = from; irq < from + cnt && irq < IRQ_MAX; irq++) {
 		struct uirq_irq_desc *desc = irq_to_desc(irq);

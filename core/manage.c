@@ -43,33 +43,50 @@ static void __synchronize_hardirq(struct uirq_irq_desc *desc)
 	} while (inprogress);
 }
 
-static void wait_for_threads(struct uirq_irq_desc *desc)
+/* Until no thread runs but the caller's own runs (own: selfwait.c). */
+static void wait_for_threads(struct uirq_irq_desc *desc, int own)
 {
 	atomic_fetch_add(&desc->threads_active, THREADS_WAITER);
 	for (;;) {
 		int v = atomic_load(&desc->threads_active);
 
-		if (!(v & THREADS_RUNNING_MASK))
+		if ((v & THREADS_RUNNING_MASK) <= own)
 			break;
 		uirq_futex_wait(&desc->threads_active, (unsigned int)v);
 	}
 	atomic_fetch_sub(&desc->threads_active, THREADS_WAITER);
 }
 
-/* A CPU's wakes of this line's threads, held until its hard irq was over, are done. */
+/* A CPU's wakes of this line's threads, held until its hard irq was over, are done (but the caller's). */
 static void wait_for_kicks(struct uirq_irq_desc *desc)
 {
+	int own = irq_kicks_held(desc);
 	unsigned int round = 0;
 
-	while (atomic_load_explicit(&desc->kicks_deferred, memory_order_acquire))
+	while (atomic_load_explicit(&desc->kicks_deferred, memory_order_acquire) > own)
 		uirq_backoff(&round);
 }
 
+/* The caller is a handler of the line: a plain wait would wait for itself (selfwait.c). */
+static bool self_wait(struct uirq_irq_desc *desc)
+{
+	return irq_self_hard(desc) || irq_self_runs(desc) > 0;
+}
+
+/*
+ * Everybody else's handlers of the line are done.  From the line's own hard
+ * handler the threads are not waited for either: a ONESHOT thread's finalize
+ * waits for that very hard irq to end.
+ */
 static void __synchronize_irq(struct uirq_irq_desc *desc)
 {
-	__synchronize_hardirq(desc);
+	bool hard = irq_self_hard(desc);
+
+	if (!hard)
+		__synchronize_hardirq(desc);
 	wait_for_kicks(desc);
-	wait_for_threads(desc);
+	if (!hard)
+		wait_for_threads(desc, irq_self_runs(desc));
 }
 
 bool uirq_synchronize_hardirq(unsigned int irq)
@@ -78,8 +95,18 @@ bool uirq_synchronize_hardirq(unsigned int irq)
 
 	if (!desc)
 		return true;
-	__synchronize_hardirq(desc);
+	if (irq_self_hard(desc))
+		irq_self_wait_report("synchronize_hardirq", desc);
+	else
+		__synchronize_hardirq(desc);
 	return !(atomic_load(&desc->threads_active) & THREADS_RUNNING_MASK);
+}
+
+static void synchronize_irq_as(const char *call, struct uirq_irq_desc *desc)
+{
+	if (self_wait(desc))
+		irq_self_wait_report(call, desc);
+	__synchronize_irq(desc);
 }
 
 void uirq_synchronize_irq(unsigned int irq)
@@ -88,7 +115,7 @@ void uirq_synchronize_irq(unsigned int irq)
 
 	uirq_might_sleep();
 	if (desc)
-		__synchronize_irq(desc);
+		synchronize_irq_as("synchronize_irq", desc);
 }
 
 void __disable_irq(struct uirq_irq_desc *desc)
@@ -114,11 +141,13 @@ void uirq_disable_irq_nosync(unsigned int irq)
 
 void uirq_disable_irq(unsigned int irq)
 {
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
 	uirq_might_sleep();
-	if (!irq_to_desc(irq))
+	if (!desc)
 		return;
 	uirq_disable_irq_nosync(irq);
-	uirq_synchronize_irq(irq);
+	synchronize_irq_as("disable_irq", desc);
 }
 
 bool uirq_disable_hardirq(unsigned int irq)
@@ -432,6 +461,7 @@ static void *irq_thread(void *arg)
 	handler_fn = (atomic_load(&action->thread_flags) & IRQTF_FORCED_THREAD) ? irq_forced_thread_fn
 										 : irq_thread_fn;
 	action->tid = (pid_t)syscall(SYS_gettid);
+	irq_self_thread(action);
 	irq_fault_thread_init(IRQ_FAULT_THREAD);
 	set_thread_name(action, secondary);
 	set_thread_fifo(action);
@@ -528,6 +558,115 @@ static int irq_setup_forced_threading(struct uirq_irqaction *new)
 	return 0;
 }
 
+static unsigned long action_masks(const struct uirq_irqaction *action)
+{
+	return action->thread_mask | (action->secondary ? action->secondary->thread_mask : 0);
+}
+
+/* No hard handler may still run the action, nor a thread of the line; its threads end. */
+static void free_irq_wait(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	__synchronize_irq(desc);
+	stop_irq_thread(action);
+	stop_irq_thread(action->secondary);
+}
+
+/* Frees a handler made of its own line, still finishing: rare, so one list for all lines. */
+struct deferred_free {
+	struct uirq_irq_desc *desc;
+	struct uirq_irqaction *action;
+	struct deferred_free *next;
+};
+static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct deferred_free *deferred_frees;
+
+/* The oneshot bits of desc's actions still finishing a deferred free. */
+static unsigned long deferred_free_masks(struct uirq_irq_desc *desc)
+{
+	unsigned long mask = 0;
+
+	if (!atomic_load(&desc->frees_deferred))
+		return 0;
+	pthread_mutex_lock(&deferred_lock);
+	for (struct deferred_free *w = deferred_frees; w; w = w->next)
+		if (w->desc == desc)
+			mask |= action_masks(w->action);
+	pthread_mutex_unlock(&deferred_lock);
+	return mask;
+}
+
+/* Off the list, and off desc's count (waking irq_wait_deferred_frees()); w is freed. */
+static void deferred_free_done(struct deferred_free *w)
+{
+	struct uirq_irq_desc *desc = w->desc;
+	struct deferred_free **pp;
+
+	pthread_mutex_lock(&deferred_lock);
+	for (pp = &deferred_frees; *pp != w; pp = &(*pp)->next)
+		;
+	*pp = w->next;
+	pthread_mutex_unlock(&deferred_lock);
+	free(w);
+	if (atomic_fetch_sub(&desc->frees_deferred, 1) == 1)
+		uirq_futex_wake(&desc->frees_deferred, INT_MAX);
+}
+
+static void *deferred_free_fn(void *arg)
+{
+	struct deferred_free *w = arg;
+	struct uirq_irqaction *action = w->action;
+
+	free_irq_wait(w->desc, action);
+	deferred_free_done(w);
+	free(action->secondary);
+	free(action);
+	return NULL;
+}
+
+/*
+ * free_irq() by a handler of the line: the action may be the one running
+ * (its thread cannot join itself, a flow still walks the action list), so a
+ * helper thread finishes the free once the caller's run is over.  The
+ * action's oneshot bits stay taken until then, so a new request of the line
+ * cannot share them with a thread still finishing.  0, or -errno and the
+ * caller leaks the action (the line is usable either way).
+ */
+static int free_irq_deferred(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	struct deferred_free *w = malloc(sizeof(*w));
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	if (!w)
+		return -ENOMEM;
+	w->desc = desc;
+	w->action = action;
+	atomic_fetch_add(&desc->frees_deferred, 1);
+	pthread_mutex_lock(&deferred_lock);
+	w->next = deferred_frees;
+	deferred_frees = w;
+	pthread_mutex_unlock(&deferred_lock);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&t, &attr, deferred_free_fn, w);
+	pthread_attr_destroy(&attr);
+	if (err)
+		deferred_free_done(w);
+	return -err;
+}
+
+void irq_wait_deferred_frees(struct uirq_irq_desc *desc)
+{
+	for (;;) {
+		int v = atomic_load(&desc->frees_deferred);
+
+		if (!v)
+			return;
+		uirq_futex_wait(&desc->frees_deferred, (unsigned int)v);
+	}
+}
+
 static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq_irqaction *new)
 {
 	struct uirq_irqaction *old;
@@ -609,6 +748,8 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 
 	/* Each ONESHOT thread gets a bit: the line is unmasked when the last bit clears. */
 	if (new->flags & UIRQF_ONESHOT) {
+		/* Bits of actions freed by their own handler stay taken until those have finished. */
+		thread_mask |= deferred_free_masks(desc);
 		if (thread_mask == ~0ul) {
 			ret = -EBUSY;
 			goto out_unlock;
@@ -761,7 +902,7 @@ int uirq_request_any_context_irq(unsigned int irq, uirq_irq_handler_t handler,
 	return !ret ? UIRQC_IS_HARDIRQ : ret;
 }
 
-static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_id)
+static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_id, bool *deferred)
 {
 	unsigned int irq = desc->irq_data.irq;
 	struct uirq_irqaction *action;
@@ -805,12 +946,18 @@ static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_i
 	/* Drop the bus lock before waiting: the threads' finalize takes it. */
 	chip_bus_sync_unlock(desc);
 
-	/* No hard handler may still run it, nor a thread of the line. */
-	__synchronize_irq(desc);
+	*deferred = self_wait(desc);
+	if (*deferred) {
+		irq_self_wait_report("free_irq", desc);
+		uirq_mutex_unlock(&desc->request_mutex);
+		int err = free_irq_deferred(desc, action);
 
-	stop_irq_thread(action);
-	stop_irq_thread(action->secondary);
-
+		if (err)
+			uirq_printk("genirq: irq %u: cannot finish free_irq of %s later (%s): its action is leaked\n",
+				    irq, action->name, strerror(-err));
+		return action;
+	}
+	free_irq_wait(desc, action);
 	uirq_mutex_unlock(&desc->request_mutex);
 	free(action->secondary);
 	return action;
@@ -821,15 +968,17 @@ const char *uirq_free_irq(unsigned int irq, void *dev_id)
 	struct uirq_irq_desc *desc = irq_to_desc(irq);
 	struct uirq_irqaction *action;
 	const char *devname;
+	bool deferred;
 
 	if (!desc)
 		return NULL;
 	uirq_might_sleep();
-	action = __free_irq(desc, dev_id);
+	action = __free_irq(desc, dev_id, &deferred);
 	if (!action)
 		return NULL;
 	devname = action->name;
-	free(action);
+	if (!deferred)
+		free(action);
 	return devname;
 }
 

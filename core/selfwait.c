@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Waiting for yourself: disable_irq(), synchronize_irq() or free_irq()
+ * called by a handler of the same line.  They wait until the line's hard
+ * handlers and threads have finished - and the caller is one of them.  The
+ * kernel deadlocks there (a primary handler also gets "sleeping function
+ * called from invalid context").  uirq notices, says so with a backtrace,
+ * waits for everybody but the caller, and leaves the line usable.
+ *
+ * What a thread is running, as the waits need to know it:
+ *   - the hard handlers of a line (handle_irq_event), a short stack since
+ *     chained demultiplexers nest flows;
+ *   - a run of its own handler thread (the thread's action, while INRUN);
+ *   - nested runs (handle_nested_irq), in the parent's thread.
+ */
+#define _GNU_SOURCE
+#include <execinfo.h>
+#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internals.h"
+
+#define SELF_DEPTH 8	/* deeper nesting is not tracked: such a wait is not caught */
+
+static __thread struct {
+	struct uirq_irq_desc *hard[SELF_DEPTH];
+	struct uirq_irq_desc *nested[SELF_DEPTH];
+	unsigned int nr_hard, nr_nested;
+	struct uirq_irqaction *thread;	/* this handler thread's action */
+} self;
+
+void irq_self_hard_enter(struct uirq_irq_desc *desc)
+{
+	if (self.nr_hard < SELF_DEPTH)
+		self.hard[self.nr_hard] = desc;
+	self.nr_hard++;
+}
+
+void irq_self_hard_exit(void)
+{
+	self.nr_hard--;
+}
+
+void irq_self_nested_enter(struct uirq_irq_desc *desc)
+{
+	if (self.nr_nested < SELF_DEPTH)
+		self.nested[self.nr_nested] = desc;
+	self.nr_nested++;
+}
+
+void irq_self_nested_exit(void)
+{
+	self.nr_nested--;
+}
+
+void irq_self_thread(struct uirq_irqaction *action)
+{
+	self.thread = action;
+}
+
+bool irq_self_hard(struct uirq_irq_desc *desc)
+{
+	for (unsigned int i = 0; i < self.nr_hard && i < SELF_DEPTH; i++)
+		if (self.hard[i] == desc)
+			return true;
+	return false;
+}
+
+int irq_self_runs(struct uirq_irq_desc *desc)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < self.nr_nested && i < SELF_DEPTH; i++)
+		n += self.nested[i] == desc;
+	if (self.thread && self.thread->irq == desc->irq_data.irq &&
+	    (atomic_load_explicit(&self.thread->thread_flags, memory_order_relaxed) & IRQTF_INRUN))
+		n++;
+	return n;
+}
+
+bool irq_self_thread_is(const struct uirq_irqaction *action)
+{
+	return action && self.thread == action;
+}
+
+void irq_self_wait_report(const char *call, struct uirq_irq_desc *desc)
+{
+	char comm[17] = "?", sym[256];
+	void *frames[32];
+	int n = backtrace(frames, 32), cpu = uirq_this_cpu();
+
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	comm[16] = '\0';
+	uirq_printk("------------[ cut here ]------------\n"
+		    "genirq: %s(%u) called by %s, a %s of irq %u: it would wait for itself; "
+		    "waiting for the others only\n"
+		    "CPU: %d PID: %ld Comm: %s\nCall Trace:\n",
+		    call, desc->irq_data.irq, comm,
+		    irq_self_hard(desc) ? "hard-irq handler" : "handler thread", desc->irq_data.irq,
+		    cpu < 0 ? 0 : cpu, (long)syscall(SYS_gettid), comm);
+	/* Frame 0 is this function: the caller's trace starts at 1. */
+	for (int i = 1; i < n; i++) {
+		irq_format_ip(sym, sizeof(sym), frames[i], true);
+		uirq_printk(" %s\n", sym);
+	}
+	uirq_printk("---[ end trace ]---\n");
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A handler that waits for its own line: disable_irq(), synchronize_irq()
+ * or free_irq() from the line's handler thread or primary handler.  The
+ * kernel deadlocks; uirq reports it (the call, the irq, who called, a
+ * backtrace), waits for everybody but the caller, and the line stays
+ * usable: enable_irq() or a new request serves again.
+ */
+#include "common.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "uirq/printk.h"
+
+static struct uirq_fd_line *line;
+static unsigned int irq;
+static atomic_int primaries, threads, calls_done;
+static const char *freed_name;
+
+/* What the handler under test does to its own line. */
+enum self_call { CALL_DISABLE, CALL_SYNCHRONIZE, CALL_FREE };
+static enum self_call what;
+
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char log_text[16384];
+
+static void sink(const char *msg, void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&log_lock);
+	strncat(log_text, msg, sizeof(log_text) - strlen(log_text) - 1);
+	pthread_mutex_unlock(&log_lock);
+	fputs(msg, stderr);
+}
+
+static bool logged(const char *s)
+{
+	pthread_mutex_lock(&log_lock);
+	bool found = strstr(log_text, s) != NULL;
+
+	pthread_mutex_unlock(&log_lock);
+	return found;
+}
+
+static void call_on_own_line(void)
+{
+	switch (what) {
+	case CALL_DISABLE:
+		uirq_disable_irq(irq);
+		break;
+	case CALL_SYNCHRONIZE:
+		uirq_synchronize_irq(irq);
+		break;
+	case CALL_FREE:
+		freed_name = uirq_free_irq(irq, &line);
+		break;
+	}
+	atomic_fetch_add(&calls_done, 1);
+}
+
+static uirq_irqreturn_t thread_calls(int i, void *dev)
+{
+	(void)i;
+	(void)dev;
+	if (atomic_fetch_add(&threads, 1) == 0)
+		call_on_own_line();
+	return UIRQ_IRQ_HANDLED;
+}
+
+static uirq_irqreturn_t primary_calls(int i, void *dev)
+{
+	(void)i;
+	(void)dev;
+	if (atomic_fetch_add(&primaries, 1) == 0)
+		call_on_own_line();
+	return UIRQ_IRQ_HANDLED;
+}
+
+static uirq_irqreturn_t plain_thread(int i, void *dev)
+{
+	(void)i;
+	(void)dev;
+	atomic_fetch_add(&threads, 1);
+	return UIRQ_IRQ_HANDLED;
+}
+
+static void setup(void)
+{
+	log_text[0] = '\0';
+	freed_name = NULL;
+	atomic_store(&primaries, 0);
+	atomic_store(&threads, 0);
+	atomic_store(&calls_done, 0);
+	uirq_log_set_sink(sink, NULL);
+	start_cpus(1);
+	int ret = uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_RISING, &line);
+
+	assert_gt(ret, 0);
+	irq = (unsigned int)ret;
+}
+
+static void fini(void)
+{
+	assert_eq(uirq_fd_line_destroy(line), 0);
+	teardown();
+	uirq_log_set_sink(NULL, NULL);
+}
+
+/* The report names the call, the line and the handler, and carries a trace. */
+static void assert_reported(const char *call, const char *kind)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "genirq: %s(%u) called by ", call, irq);
+	assert_true(logged(want), "no \"%s\" in:\n%s", want, log_text);
+	snprintf(want, sizeof(want), "a %s of irq %u: it would wait for itself", kind, irq);
+	assert_true(logged(want), "no \"%s\" in:\n%s", want, log_text);
+	assert_true(logged("Call Trace:"));
+}
+
+/* A second request of the line is served: the line is usable after all. */
+static void assert_line_serves_again(void)
+{
+	int before = atomic_load(&threads);
+
+	assert_eq(uirq_request_threaded_irq(irq, NULL, plain_thread, UIRQF_ONESHOT, "again", &irq), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&threads) == before + 1, 2000));
+	assert_str_eq(uirq_free_irq(irq, &irq), "again");
+}
+
+UIRQ_TEST(selfwait, thread_disables_its_own_line, .init = setup, .fini = fini, .timeout = 20)
+{
+	what = CALL_DISABLE;
+	assert_eq(uirq_request_threaded_irq(irq, NULL, thread_calls, UIRQF_ONESHOT, "self", &line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&calls_done) == 1, 2000), "disable_irq() from the thread did not return");
+	assert_reported("disable_irq", "handler thread");
+	assert_false(uirq_irq_is_enabled(irq), "the disable itself is done");
+	uirq_enable_irq(irq);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&threads) == 2, 2000), "the line serves after enable_irq");
+	assert_str_eq(uirq_free_irq(irq, &line), "self");
+}
+
+UIRQ_TEST(selfwait, thread_synchronizes_its_own_line, .init = setup, .fini = fini, .timeout = 20)
+{
+	what = CALL_SYNCHRONIZE;
+	assert_eq(uirq_request_threaded_irq(irq, NULL, thread_calls, UIRQF_ONESHOT, "self", &line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&calls_done) == 1, 2000), "synchronize_irq() from the thread did not return");
+	assert_reported("synchronize_irq", "handler thread");
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&threads) == 2, 2000));
+	assert_str_eq(uirq_free_irq(irq, &line), "self");
+}
+
+UIRQ_TEST(selfwait, thread_frees_its_own_line, .init = setup, .fini = fini, .timeout = 20)
+{
+	what = CALL_FREE;
+	assert_eq(uirq_request_threaded_irq(irq, NULL, thread_calls, UIRQF_ONESHOT, "self", &line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&calls_done) == 1, 2000), "free_irq() from the thread did not return");
+	assert_reported("free_irq", "handler thread");
+	assert_str_eq(freed_name, "self");
+	assert_false(uirq_irq_has_action(irq));
+	assert_line_serves_again();
+	assert_eq(atomic_load(&threads), 2, "the freed handler never ran again");
+}
+
+/*
+ * From the primary handler: sleeping in hard-irq context is a BUG report of
+ * its own (might_sleep); then the same report, and no wait for itself.
+ */
+static void forget_sleep_report(void)
+{
+	assert_ge(atomic_load(&lockdep_reports), 1, "might_sleep in hard-irq context");
+	atomic_store(&lockdep_reports, 0);
+}
+
+UIRQ_TEST(selfwait, primary_disables_its_own_line, .init = setup, .fini = fini, .timeout = 20)
+{
+	what = CALL_DISABLE;
+	assert_eq(uirq_request_irq(irq, primary_calls, 0, "self", &line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&calls_done) == 1, 2000), "disable_irq() from the primary did not return");
+	assert_reported("disable_irq", "hard-irq handler");
+	forget_sleep_report();
+	assert_false(uirq_irq_is_enabled(irq));
+	uirq_enable_irq(irq);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&primaries) == 2, 2000), "the line serves after enable_irq");
+	assert_str_eq(uirq_free_irq(irq, &line), "self");
+}
+
+UIRQ_TEST(selfwait, primary_frees_its_own_line, .init = setup, .fini = fini, .timeout = 20)
+{
+	what = CALL_FREE;
+	assert_eq(uirq_request_threaded_irq(irq, primary_calls, plain_thread, UIRQF_ONESHOT, "self", &line), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&calls_done) == 1, 2000), "free_irq() from the primary did not return");
+	assert_reported("free_irq", "hard-irq handler");
+	forget_sleep_report();
+	assert_str_eq(freed_name, "self");
+	assert_line_serves_again();
+	assert_eq(atomic_load(&primaries), 1, "the freed primary never ran again");
+}
