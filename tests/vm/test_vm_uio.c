@@ -307,9 +307,10 @@ UIRQ_TEST(vm_uio_line, oneshot_next_primary_waits_for_the_thread, .init = setup_
 	fx.bar[EDU_IRQ_RAISE / 4] = 2;
 	wait_os_thread(2);
 	assert_eq(atomic_load(&os.primary), 2ul);
-	assert_ge(atomic_load(&os.primary_ns[1]), atomic_load(&os.thread_end_ns[0]),
-		  "the second primary ran %lld ns before the first thread finished",
-		  (long long)(atomic_load(&os.thread_end_ns[0]) - atomic_load(&os.primary_ns[1])));
+	uint64_t second_primary = atomic_load(&os.primary_ns[1]), first_thread_end = atomic_load(&os.thread_end_ns[0]);
+
+	assert_ge(second_primary, first_thread_end, "the second primary ran %lld ns before the first thread finished",
+		  (long long)(first_thread_end - second_primary));
 	assert_eq(uirq_kstat_irqs(fx.irq), 2ul);
 }
 
