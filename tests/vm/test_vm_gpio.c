@@ -194,6 +194,8 @@ UIRQ_TEST(vm_gpio, one_edge_types_and_set_type, .init = setup, .fini = teardown,
 	assert_eq(gs.rising, 20ul);
 	assert_eq(gs.falling, 20ul);
 	assert_eq(gs.lost, 0ul);
+	/* The reconfigured request numbers on: every event accounted for. */
+	assert_eq(gs.last_seqno, 40u);
 }
 
 /*
