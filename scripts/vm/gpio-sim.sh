@@ -26,8 +26,10 @@ for tool in gcc make tar xz dpkg apt-get; do
 	command -v "$tool" >/dev/null ||
 		{ echo "vm: $tool missing (the packages are UIRQ_VM_PACKAGES in scripts/deps.sh)" >&2; exit 1; }
 done
-mkdir -p "$(dirname "$cache")"
-work=$(mktemp -d "$cache.XXXXXX")
+if ! mkdir -p "$(dirname "$cache")" || ! work=$(mktemp -d "$cache.XXXXXX"); then
+	echo "vm: cannot write $(dirname "$cache"): run as root or set UIRQ_GPIO_SIM_CACHE" >&2
+	exit 1
+fi
 trap 'rm -rf "$work"' EXIT
 
 # 6.1.0-57-amd64 -> abi 6.1.0-57, series 6.1 (the kbuild and source packages' suffix).
@@ -54,8 +56,10 @@ cp "$work/$top/drivers/gpio/gpiolib.h" "$work/mod/"
 cp "$work/$top/drivers/gpio/gpio-sim.c" "$work/mod/gpio-sim-main.c"
 sed 's/handle_simple_irq(irq_to_desc(\([a-z_]*\)))/generic_handle_irq(\1)/' \
 	"$work/$top/kernel/irq/irq_sim.c" >"$work/mod/irq_sim.c"
-grep -q 'generic_handle_irq(' "$work/mod/irq_sim.c" ||
-	{ echo "vm: irq_sim.c of $kver: the irq_to_desc() call to replace is not there" >&2; exit 1; }
+if ! grep -q 'generic_handle_irq(' "$work/mod/irq_sim.c" || grep -q 'irq_to_desc' "$work/mod/irq_sim.c"; then
+	echo "vm: irq_sim.c of $kver: the irq_to_desc() call to replace is not there" >&2
+	exit 1
+fi
 # The headers' Makefile includes its -common part by its installed path: point it here.
 hdr=$work/x/usr/src/linux-headers-$kver
 sed -i "s|/usr/src/|$work/x/usr/src/|" "$hdr/Makefile"
