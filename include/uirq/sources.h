@@ -231,7 +231,7 @@ struct uirq_gpio_line_stats {
  * can, else in software).  Returns the irq (> 0) and *out, or -errno:
  * -ENOENT no such chip, -EACCES no permission, -ENOTTY not a GPIO chip,
  * -EINVAL no such line (or a bad type), -EBUSY the line is requested
- * already.
+ * already, -ENAMETOOLONG a chip name longer than a path.
  */
 int uirq_gpio_line_create(const char *chip, unsigned int offset, unsigned int type, uint32_t debounce_us,
 			  struct uirq_fd_line **out);
