@@ -29,8 +29,9 @@ UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev libevdev-dev lib
 # headers must compile as C++: tests/abi); the sanitizers come with gcc.
 UIRQ_TEST_PACKAGES=(check valgrind g++)
 # What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
-# initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules.
-UIRQ_VM_PACKAGES=(qemu-system-x86 busybox-static cpio kmod xz-utils)
+# initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules
+# and the kernel source tarball, make and gcc to build gpio-sim out of tree (scripts/vm/gpio-sim.sh).
+UIRQ_VM_PACKAGES=(qemu-system-x86 busybox-static cpio kmod xz-utils make gcc)
 # What the fuzz stage needs (scripts/fuzz.sh): clang and its runtimes (libFuzzer, ASan, UBSan).
 UIRQ_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 

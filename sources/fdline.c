@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * File-descriptor lines: an eventfd, a timerfd or (uio.c) a UIO device as
- * an interrupt line.
+ * File-descriptor lines: an eventfd, a timerfd, (uio.c) a UIO device or
+ * (gpio.c) a GPIO line request as an interrupt line.
  *
  * The CPU serving the line watches the fd (uirq_cpu_watch_fd, one-shot) and
  * raises the line when it becomes readable.  The chip then behaves like a
@@ -63,10 +63,22 @@ static inline void add(atomic_ulong *c, unsigned long v)
 
 #define FD_TYPES (UIRQ_TYPE_EDGE_RISING | UIRQ_TYPE_LEVEL_HIGH)
 
-/* One of the two types a kind may accept, and this kind does. */
+/*
+ * One of the types an fd line can have (the edges and LEVEL_HIGH; no
+ * LEVEL_LOW: readiness is the only level an fd has), and all of its bits
+ * are the kind's: EDGE_BOTH needs both edges (a GPIO line).
+ */
 static bool valid_fd_type(unsigned int type, unsigned int kind_types)
 {
-	return (type == UIRQ_TYPE_EDGE_RISING || type == UIRQ_TYPE_LEVEL_HIGH) && (type & kind_types);
+	switch (type) {
+	case UIRQ_TYPE_EDGE_RISING:
+	case UIRQ_TYPE_EDGE_FALLING:
+	case UIRQ_TYPE_EDGE_BOTH:
+	case UIRQ_TYPE_LEVEL_HIGH:
+		return (type & ~kind_types) == 0;
+	default:
+		return false;
+	}
 }
 
 static inline struct uirq_fd_line *line_of(struct uirq_irq_data *d)
@@ -223,6 +235,12 @@ static int fd_set_type(struct uirq_irq_data *d, unsigned int type)
 		return 0;
 	if (!valid_fd_type(type, l->ops->types))
 		return -EINVAL;
+	if (l->ops->set_type) {
+		int ret = l->ops->set_type(l, type);
+
+		if (ret)
+			return ret;
+	}
 	modify(l, ST_TYPE, type);
 	return 0;
 }
@@ -237,7 +255,7 @@ static int fd_retrigger(struct uirq_irq_data *d)
 	return 1;
 }
 
-/* The edge flow for EDGE_RISING, the level flow for LEVEL_HIGH. */
+/* The edge flow for the edge types, the level flow for LEVEL_HIGH. */
 static void fd_flow(struct uirq_irq_desc *desc)
 {
 	struct uirq_fd_line *l = line_of(uirq_irq_desc_get_irq_data(desc));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the sources layer: what a kind of fd line (eventfd, timerfd, UIO)
+ * Inside the sources layer: what a kind of fd line (eventfd, timerfd, UIO, GPIO)
  * adds to the common fd-line chip of fdline.c.  Not a public header.
  */
 #ifndef UIRQ_SOURCES_FDLINE_H
@@ -13,7 +13,7 @@
 
 struct fd_line_ops {
 	const char *name;	/* the chip's name in /proc/interrupts */
-	unsigned int types;	/* the UIRQ_TYPE_* bits this kind accepts (EDGE_RISING, LEVEL_HIGH) */
+	unsigned int types;	/* the UIRQ_TYPE_* bits this kind accepts (EDGE_RISING, EDGE_FALLING, LEVEL_HIGH) */
 	/*
 	 * The ack quiets the source (reading an eventfd's counter is all there
 	 * is to it, as an MSI needs no unmask): the chip is UIRQCHIP_ONESHOT_SAFE
@@ -26,6 +26,12 @@ struct fd_line_ops {
 	uint64_t (*read_events)(struct uirq_fd_line *l);
 	/* Let the device interrupt again (startup, unmask) or stop it (shutdown); NULL: nothing to do. */
 	void (*hw_enable)(struct uirq_fd_line *l, bool on);
+	/*
+	 * The line's type changes to type (valid for the kind, maybe the same
+	 * as now): reconfigure the source, 0 or -errno (the type is then
+	 * kept); NULL: the chip's state is all there is.
+	 */
+	int (*set_type)(struct uirq_fd_line *l, unsigned int type);
 	/* Free the kind's state at destroy, after the line is gone; NULL: nothing to do. */
 	void (*release)(struct uirq_fd_line *l);
 };

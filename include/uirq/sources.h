@@ -35,6 +35,20 @@
  *    again; shutdown disables it.  The device's registers are mapped from
  *    sysfs so a primary handler can check and acknowledge the device.
  *
+ *  - GPIO lines: one input line of a /dev/gpiochipN of the running kernel,
+ *    requested through the GPIO character device's uAPI v2 with edge
+ *    detection, as an edge line of the fd-line chip.  The type picks the
+ *    edges (UIRQ_TYPE_EDGE_RISING, _FALLING or _BOTH; a later set_type or
+ *    IRQF_TRIGGER_* reconfigures the request).  The ack reads every event
+ *    the kernel queued (its timestamp, edge kind and line sequence number;
+ *    the number read is the count merged into this interrupt) and the chip
+ *    is oneshot-safe.  The kernel queues 16 events per line and drops the
+ *    oldest when full (a masked or slow line): the gap in the sequence
+ *    numbers is counted as lost in the line's stats, never hidden.  Edges
+ *    faster than the kernel's own edge handling merge before they are
+ *    numbered.  The driver reads the last event (timestamp, seqno, kind)
+ *    or the line's current value from its handler.
+ *
  * Levels here are logical: a device model says "asserted" or "deasserted";
  * the polarity of the configured type (HIGH/LOW, RISING/FALLING) is the
  * wire's business and is assumed to match the device.  For EDGE_BOTH every
@@ -126,7 +140,7 @@ struct uirq_fd_line_stats {
 	unsigned long events;		/* sum of the counter values read (writes, expirations) */
 	unsigned long merged;		/* events folded into an interrupt already counted: events == acks + merged */
 	unsigned long rearms;		/* uirq_cpu_rearm_fd() calls */
-	unsigned int type;		/* UIRQ_TYPE_EDGE_RISING or UIRQ_TYPE_LEVEL_HIGH */
+	unsigned int type;		/* UIRQ_TYPE_EDGE_RISING or LEVEL_HIGH (GPIO lines: EDGE_FALLING, EDGE_BOTH too) */
 	bool masked;			/* the watch is not re-armed */
 	bool started;			/* a handler is installed */
 };
@@ -184,6 +198,53 @@ int uirq_uio_line_map(struct uirq_fd_line *l, unsigned int index, volatile void 
 int uirq_uio_line_index(const struct uirq_fd_line *l);
 /* Re-enables and disables of the device's interrupt that failed (0 for other lines). */
 unsigned long uirq_uio_line_hw_errors(const struct uirq_fd_line *l);
+
+/* ------------------------------------------------------------------ */
+/* GPIO lines                                                          */
+/* ------------------------------------------------------------------ */
+
+/* An edge event as the kernel reported it (struct gpio_v2_line_event). */
+struct uirq_gpio_event {
+	uint64_t timestamp_ns;		/* CLOCK_MONOTONIC, taken by the kernel's edge handler */
+	uint32_t line_seqno;		/* the line's event number, from 1; a gap is events lost */
+	unsigned int kind;		/* UIRQ_TYPE_EDGE_RISING or UIRQ_TYPE_EDGE_FALLING */
+};
+
+/* Counters of a GPIO line (a snapshot; counters only grow).  The fd-line stats count the interrupts. */
+struct uirq_gpio_line_stats {
+	unsigned long rising;		/* rising-edge events read */
+	unsigned long falling;		/* falling-edge events read */
+	unsigned long lost;		/* events the kernel dropped (sequence-number gaps): rising + falling + lost = last_seqno */
+	unsigned long read_errors;	/* reads of the request fd that failed other than with EAGAIN */
+	uint32_t last_seqno;		/* the last event's line_seqno, 0 before the first */
+	unsigned int offset;		/* the line's offset on its chip */
+	uint32_t debounce_us;		/* the debounce period asked for, 0 for none */
+};
+
+/*
+ * Request line offset of chip ("/dev/gpiochipN", "gpiochipN" or "N") as an
+ * input with edge detection, as a new line (an fd line: the uirq_fd_line_*
+ * calls apply; uirq_fd_line_destroy() releases the request).  type 0 means
+ * UIRQ_TYPE_EDGE_BOTH; EDGE_RISING and EDGE_FALLING pick one edge; levels
+ * are -EINVAL (the uAPI reports changes only).  debounce_us > 0 asks the
+ * kernel to debounce (GPIO_V2_LINE_ATTR_ID_DEBOUNCE: in the chip where it
+ * can, else in software).  Returns the irq (> 0) and *out, or -errno:
+ * -ENOENT no such chip, -EACCES no permission, -ENOTTY not a GPIO chip,
+ * -EINVAL no such line (or a bad type), -EBUSY the line is requested
+ * already, -ENAMETOOLONG a chip name longer than a path.
+ */
+int uirq_gpio_line_create(const char *chip, unsigned int offset, unsigned int type, uint32_t debounce_us,
+			  struct uirq_fd_line **out);
+/*
+ * The last event the ack read (for a handler: the one that ended this
+ * interrupt's batch).  0, -ENODATA before the first event, -EINVAL for a
+ * line that is not a GPIO line.
+ */
+int uirq_gpio_line_last_event(const struct uirq_fd_line *l, struct uirq_gpio_event *ev);
+/* Copy a GPIO line's counters; 0 or -EINVAL (not a GPIO line). */
+int uirq_gpio_line_get_stats(const struct uirq_fd_line *l, struct uirq_gpio_line_stats *st);
+/* The line's current (logical) value, 0 or 1, read from the kernel; -EINVAL (not a GPIO line) or -errno. */
+int uirq_gpio_line_get_value(const struct uirq_fd_line *l);
 
 #ifdef __cplusplus
 }

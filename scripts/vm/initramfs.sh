@@ -16,7 +16,9 @@ rm -rf "$stage"
 mkdir -p "$stage"/{bin,sbin,etc/uirq,lib/modules,proc,sys,dev,tmp,run,uirq/bin,uirq/lib}
 
 # The modules, with their parameters; modprobe --show-depends gives each one's closure in
-# load order (built-in ones print as "builtin" and need nothing).
+# load order (built-in ones print as "builtin" and need nothing).  UIRQ_VM_EXTRA_MODULES
+# (space-separated .ko paths, built out of tree: gpio-sim.sh) load last, after the kernel
+# modules their modinfo "depends" names.
 modules=(
 	"uio"
 	"uio_pci_generic"
@@ -25,6 +27,14 @@ modules=(
 	"uinput"
 	"evdev"
 )
+read -r -a extra <<<"${UIRQ_VM_EXTRA_MODULES:-}"
+for ko in "${extra[@]}"; do
+	[ -f "$ko" ] || { echo "vm: no module $ko" >&2; exit 1; }
+	IFS=, read -r -a kdeps <<<"$(modinfo -F depends "$ko")"
+	for dep in "${kdeps[@]}"; do
+		[ -z "$dep" ] || modules+=("$dep")
+	done
+done
 : >"$stage/etc/uirq/modules"
 declare -A have=()
 for spec in "${modules[@]}"; do
@@ -54,6 +64,11 @@ for spec in "${modules[@]}"; do
 			fi
 		fi
 	done <<<"$deps"
+done
+for ko in "${extra[@]}"; do
+	base=$(basename "$ko")
+	cp "$ko" "$stage/lib/modules/$base"
+	echo "$base" >>"$stage/etc/uirq/modules"
 done
 
 # Copy a file with the libraries it loads (the loader included); a static binary has none.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Run the vm-* test programs of a build inside a real kernel:  scripts/vm/test.sh BUILD_DIR
 # Takes BUILD_DIR/tests/vm/vm-* (and BUILD_DIR/tools/uirq-pwrbutton/uirq-pwrbutton when
-# built), fetches the kernel (cached), builds the initramfs, boots once under TCG and prints
+# built), fetches the kernel (cached), builds gpio-sim for it (cached: gpio-sim.sh), builds the initramfs, boots once under TCG and prints
 # each program's TAP and "vm: N passed, N failed".  Exit 0 only if every test passed.
 # UIRQ_VM_PROG_TIMEOUT bounds each program in the guest (s, default 300); the whole boot is
 # bounded by that times the number of programs plus UIRQ_VM_BOOT_TIMEOUT (default 180).
@@ -41,8 +41,11 @@ pwr=$build/tools/uirq-pwrbutton/uirq-pwrbutton
 t0=$(now)
 kroot=$("$here/kernel.sh") || { echo "vm: no kernel"; echo "vm: 0 passed, 1 failed"; exit 1; }
 t1=$(now)
+# gpio-sim for the GPIO tests: built once per kernel version, then taken from its cache.
+gpiosim=$("$here/gpio-sim.sh" "$kroot") || { echo "vm: no gpio-sim module"; echo "vm: 0 passed, 1 failed"; exit 1; }
+tg=$(now)
 prog_bound=${UIRQ_VM_PROG_TIMEOUT:-300}
-UIRQ_VM_PROG_TIMEOUT=$prog_bound "$here/initramfs.sh" "$kroot" "$out/initramfs.cpio" "${bins[@]}" ||
+UIRQ_VM_EXTRA_MODULES="$gpiosim" UIRQ_VM_PROG_TIMEOUT=$prog_bound "$here/initramfs.sh" "$kroot" "$out/initramfs.cpio" "${bins[@]}" ||
 	{ echo "vm: building the initramfs failed"; echo "vm: 0 passed, 1 failed"; exit 1; }
 t2=$(now)
 
@@ -61,7 +64,7 @@ case $qrc in
 124 | 137) echo "vm: the guest hung: killed after ${bound}s" ;;
 *) echo "vm: qemu exited $qrc" ;;
 esac
-echo "vm: kernel $(secs "$t0" "$t1")s, initramfs $(secs "$t1" "$t2")s, boot and run $(secs "$t2" "$t3")s"
+echo "vm: kernel $(secs "$t0" "$t1")s, gpio-sim $(secs "$t1" "$tg")s, initramfs $(secs "$tg" "$t2")s, boot and run $(secs "$t2" "$t3")s"
 if [ "$status" -ne 0 ] || [ "$failed" -ne 0 ] || [ "$qrc" -ne 0 ]; then
 	echo "vm: guest console tail ($out/console.log):"
 	tr -d '\r' <"$out/console.log" | tail -n 60 | sed 's/^/vm: | /'

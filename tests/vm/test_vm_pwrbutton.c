@@ -312,3 +312,100 @@ UIRQ_TEST(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
 	assert_not_null(strstr(d.errtext, "--uio /etc/passwd: not a UIO device"), "%s", d.errtext);
 	assert_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
 }
+
+/* --gpio CHIP:LINE of gpio-sim's chip: "gpiochipN:line" into buf. */
+static void gpio_arg(char *buf, size_t len, unsigned int line)
+{
+	char chip[64];
+
+	assert_eq(vm_gpio_chip(chip, sizeof(chip)), 0, "no gpio-sim chip: is the module loaded?");
+	snprintf(buf, len, "%s:%u", chip, line);
+	assert_eq(vm_gpio_pull(line, 0), 0);	/* released */
+}
+
+/* A GPIO button: the line's edges are the interrupt and the key; every press and release once, in order. */
+UIRQ_TEST(vm_pwrbutton, gpio_presses_arrive_once_in_order, .timeout = 300)
+{
+	char gpio[80];
+	char *argv[] = { DAEMON, "--gpio", gpio, NULL };
+	int evfd, status;
+	struct libevdev *ev;
+	struct daemon d;
+
+	gpio_arg(gpio, sizeof(gpio), 5);
+	spawn(&d, 0, argv);
+	assert_true(await_text(&d, "ready:", 60000), "no ready line; stdout: %s", d.text);
+	assert_not_null(strstr(d.text, "line 5 (both edges, active high"), "%s", d.text);
+	ev = open_output(&d, &evfd);
+
+	for (int i = 0; i < CYCLES; i++) {
+		for (int down = 1; down >= 0; down--) {
+			assert_eq(vm_gpio_pull(5, down), 0);
+			int value = next_key(ev, 20000);
+
+			assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
+		}
+	}
+	assert_eq(next_key(ev, 500), -1, "an extra event");
+
+	assert_eq(kill(d.pid, SIGTERM), 0);
+	status = finish(&d);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	/* Each edge one interrupt, one report: none lost by the kernel, none merged. */
+	assert_not_null(strstr(d.text, "stopped: 400 edges reported, 0 without an event; "
+				       "GPIO events 200 rising, 200 falling, 0 lost, 0 merged;"), "%s", d.text);
+	assert_not_null(strstr(d.text, "uinput write errors 0; lockdep reports 0"), "%s", d.text);
+	assert_null(strstr(d.errtext, "WARNING"), "%s", d.errtext);
+	assert_null(strstr(d.errtext, "BUG"), "%s", d.errtext);
+	libevdev_free(ev);
+	close(evfd);
+}
+
+/* --active-low: a falling edge presses; --output stdout prints evtest's lines. */
+UIRQ_TEST(vm_pwrbutton, gpio_active_low_on_stdout, .timeout = 120)
+{
+	char gpio[80];
+	char *argv[] = { DAEMON, "--gpio", gpio, "--active-low", "--debounce", "500", "--output", "stdout", NULL };
+	int status;
+	struct daemon d;
+
+	gpio_arg(gpio, sizeof(gpio), 6);
+	assert_eq(vm_gpio_pull(6, 1), 0);	/* high: released, before the daemon starts */
+	spawn(&d, 0, argv);
+	assert_true(await_text(&d, "output stdout", 60000), "stdout: %s", d.text);
+	assert_not_null(strstr(d.text, "active low, debounce 500 us"), "%s", d.text);
+	assert_eq(vm_gpio_pull(6, 0), 0);
+	assert_true(await_text(&d, "code 116 (KEY_POWER), value 1", 20000), "stdout: %s", d.text);
+	assert_eq(vm_gpio_pull(6, 1), 0);
+	assert_true(await_text(&d, "code 116 (KEY_POWER), value 0", 20000), "stdout: %s", d.text);
+	assert_eq(kill(d.pid, SIGINT), 0);
+	status = finish(&d);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_not_null(strstr(d.text, "stopped: 2 edges reported"), "%s", d.text);
+	assert_eq(vm_gpio_pull(6, 0), 0);
+}
+
+/* Each message names the GPIO argument at fault. */
+UIRQ_TEST(vm_pwrbutton, gpio_errors_fail_clearly, .timeout = 60)
+{
+	char gpio[80], chip[64];
+	char *no_line[] = { DAEMON, "--gpio", gpio, NULL };
+	char *not_chip[] = { DAEMON, "--gpio", "/dev/null:0", NULL };
+	char *no_chip[] = { DAEMON, "--gpio", "/dev/gpiochip97:0", NULL };
+	char *no_colon[] = { DAEMON, "--gpio", "gpiochip0", NULL };
+	char *with_i2c[] = { DAEMON, "--gpio", "gpiochip0:1", "--i2c", STUB, NULL };
+	struct daemon d;
+
+	assert_eq(vm_gpio_chip(chip, sizeof(chip)), 0);
+	snprintf(gpio, sizeof(gpio), "%s:%d", chip, VM_GPIO_LINES);
+	assert_eq(run_to_exit(&d, 0, no_line), 1);
+	assert_not_null(strstr(d.errtext, "no such line on that chip"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, not_chip), 1);
+	assert_not_null(strstr(d.errtext, "--gpio /dev/null:0: not a GPIO chip"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, no_chip), 1);
+	assert_not_null(strstr(d.errtext, "/dev/gpiochip97: No such file or directory"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, no_colon), 2);
+	assert_not_null(strstr(d.errtext, "expected CHIP:LINE"), "%s", d.errtext);
+	assert_eq(run_to_exit(&d, 0, with_i2c), 2);
+	assert_null(strstr(d.text, "ready:"));
+}

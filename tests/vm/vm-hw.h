@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * For programs that act as the hardware inside the test VM (tests/vm and
- * bench/vm): find i2c-stub's bus, open its chip, map the edu device's BAR.
+ * bench/vm): find i2c-stub's bus, open its chip, map the edu device's BAR,
+ * find gpio-sim's chip and drive its lines.
  * Header-only: the programs link nothing else of the tests.
  */
 #ifndef UIRQ_TESTS_VM_HW_H
@@ -73,6 +74,54 @@ static inline volatile uint32_t *vm_edu_bar(void)
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The gpio-sim chip scripts/vm/init creates in configfs (8 lines, bank0). */
+#define VM_GPIO_SIM "/sys/kernel/config/gpio-sim/uirq"
+#define VM_GPIO_LINES 8
+
+/* A one-line attribute into buf, newline dropped; 0 or -errno. */
+static inline int vm_read_attr(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* The gpio-sim chip's name, "gpiochipN" (its node is /dev/gpiochipN); 0 or -errno. */
+static inline int vm_gpio_chip(char *buf, size_t len)
+{
+	return vm_read_attr(VM_GPIO_SIM "/bank0/chip_name", buf, len);
+}
+
+/* Drive a gpio-sim line's input through its pull attribute: up 1 (high) or 0 (low); 0 or -errno. */
+static inline int vm_gpio_pull(unsigned int line, int up)
+{
+	char dev[64], chip[64], path[256];
+	const char *v = up ? "pull-up" : "pull-down";
+	int fd, ret;
+
+	ret = vm_read_attr(VM_GPIO_SIM "/dev_name", dev, sizeof(dev));
+	if (!ret)
+		ret = vm_gpio_chip(chip, sizeof(chip));
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "/sys/devices/platform/%s/%s/sim_gpio%u/pull", dev, chip, line);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, v, strlen(v)) == (ssize_t)strlen(v) ? 0 : -errno;
+	close(fd);
+	return ret;
 }
 
 #endif

@@ -3,7 +3,8 @@
  * uirq-pwrbutton: the uio-pwrbutton driver as a daemon on a real kernel.
  * The uirq CPUs take the UIO interrupt, the driver's thread reads the
  * button's level over i2c-dev, and KEY_POWER leaves through uinput (or as
- * evtest's lines on stdout).  SIGTERM/SIGINT tear it down in reverse
+ * evtest's lines on stdout).  With --gpio it runs gpio-pwrbutton instead:
+ * the button is a GPIO line whose edges are the interrupt and the level.  SIGTERM/SIGINT tear it down in reverse
  * order: free_irq first, so no handler runs against a half-gone device.
  *
  * Exit status: 0 after a clean stop with lockdep silent, 1 when a device
@@ -24,6 +25,7 @@
 #include "uirq/lockdep.h"
 #include "uirq/sources.h"
 #include "uirq/uio-pwrbutton.h"
+#include "uirq/gpio-pwrbutton.h"
 
 #include "options.h"
 
@@ -40,6 +42,7 @@ struct daemon {
 	struct uirq_input_handle printer;
 	bool printing;
 	struct uio_pwrbutton *pb;
+	struct gpio_pwrbutton *gpb;	/* --gpio */
 	volatile void *regs;
 	size_t regs_size;
 };
@@ -102,6 +105,29 @@ static int setup_output(struct daemon *d)
 	return ret ? fail("creating", "the uinput device", ret) : 0;
 }
 
+/* --gpio CHIP:LINE: the line's edges are the interrupt and the button's state. */
+static int setup_gpio(struct daemon *d)
+{
+	struct gpio_pwrbutton_config cfg;
+	int ret;
+
+	ret = uirq_gpio_line_create(d->o.gpio_chip, d->o.gpio_line, UIRQ_TYPE_EDGE_BOTH, d->o.debounce_us, &d->line);
+	if (ret == -ENOTTY || ret == -EINVAL) {
+		/* the kernel's words would be "Inappropriate ioctl" or "Invalid argument" */
+		fprintf(stderr, PROG ": --gpio %s:%u: %s\n", d->o.gpio_chip, d->o.gpio_line,
+			ret == -ENOTTY ? "not a GPIO chip" : "no such line on that chip");
+		return 1;
+	}
+	if (ret < 0)
+		return fail("opening GPIO chip", d->o.gpio_chip, ret);
+	ret = setup_output(d);
+	if (ret)
+		return ret;
+	cfg = (struct gpio_pwrbutton_config){ .line = d->line, .active_low = d->o.active_low, .input = d->input };
+	ret = gpio_pwrbutton_probe(&cfg, &d->gpb);
+	return ret ? fail("requesting the interrupt of", d->o.gpio_chip, ret) : 0;
+}
+
 static int setup(struct daemon *d)
 {
 	struct uio_pwrbutton_config cfg;
@@ -110,6 +136,8 @@ static int setup(struct daemon *d)
 	ret = uirq_cpus_start(NULL);
 	if (ret)
 		return fail("starting", "the uirq CPUs", ret);
+	if (d->o.gpio_chip[0])
+		return setup_gpio(d);
 	ret = uirq_uio_line_create(d->o.uio, 0, &d->line);
 	if (ret == -EINVAL) {
 		/* the name is not /dev/uioN: say so, not "Invalid argument" (nor a permission hint) */
@@ -159,6 +187,7 @@ static int setup(struct daemon *d)
 /* Undo whatever setup() did, last step first. */
 static void teardown(struct daemon *d)
 {
+	gpio_pwrbutton_remove(d->gpb);
 	uio_pwrbutton_remove(d->pb);
 	if (d->printing)
 		uirq_input_unregister_handle(&d->printer);
@@ -178,6 +207,14 @@ static void report_ready(const struct daemon *d)
 {
 	const char *node = d->uinput ? uirq_uinput_devnode(d->uinput) : NULL;
 
+	if (d->gpb) {
+		printf(PROG ": ready: irq %u from GPIO %s line %u (both edges, active %s, debounce %u us), "
+		       "output %s\n", uirq_fd_line_irq(d->line), d->o.gpio_chip, d->o.gpio_line,
+		       d->o.active_low ? "low" : "high", d->o.debounce_us,
+		       d->o.output == OUTPUT_STDOUT ? "stdout" : node ? node : "uinput (no evdev node)");
+		fflush(stdout);
+		return;
+	}
 	/* One line a supervisor (or a test) can wait for: everything is in place. */
 	printf(PROG ": ready: irq %u from %s (region %u, status 0x%x, ack 0x%x), chip 0x%02x on %s "
 	       "(register 0x%02x bit %u), output %s\n",
@@ -193,9 +230,22 @@ static void report_stop(const struct daemon *d, int sig)
 	struct uirq_lockdep_stats ld;
 	unsigned long claimed = 0, refused = 0;
 
-	uio_pwrbutton_counts(d->pb, &claimed, &refused);
 	uirq_fd_line_get_stats(d->line, &st);
 	uirq_lockdep_get_stats(&ld);
+	if (d->gpb) {
+		struct uirq_gpio_line_stats gs = { 0 };
+
+		/* Edges the kernel dropped (lost) or merged into one interrupt are said, not hidden. */
+		gpio_pwrbutton_counts(d->gpb, &claimed, &refused);
+		uirq_gpio_line_get_stats(d->line, &gs);
+		printf(PROG ": %s: stopped: %lu edges reported, %lu without an event; GPIO events %lu rising, "
+		       "%lu falling, %lu lost, %lu merged; uinput write errors %lu; lockdep reports %lu\n",
+		       strsignal(sig), claimed, refused, gs.rising, gs.falling, gs.lost, st.merged,
+		       d->uinput ? uirq_uinput_write_errors(d->uinput) : 0ul, ld.reports);
+		fflush(stdout);
+		return;
+	}
+	uio_pwrbutton_counts(d->pb, &claimed, &refused);
 	printf(PROG ": %s: stopped: %lu interrupts claimed, %lu refused; %lu UIO events, %lu merged; "
 	       "uinput write errors %lu; lockdep reports %lu\n",
 	       strsignal(sig), claimed, refused, st.events, st.merged,

@@ -34,11 +34,15 @@ static void usage(FILE *f)
 		"usage: " PROG " [--profile NAME | --uio DEV --status OFF --ack OFF] [--bar N]\n"
 		"                      --i2c BUS [--addr ADDR] [--reg REG] [--bit N]\n"
 		"                      [--output uinput|stdout] [--name NAME]\n"
+		"       " PROG " --gpio CHIP:LINE [--active-low] [--debounce US]\n"
+		"                      [--output uinput|stdout] [--name NAME]\n"
 		"\n"
 		"A user-space power-button driver: a threaded ONESHOT interrupt on a UIO\n"
 		"device (the primary handler checks and acknowledges the device's interrupt\n"
 		"status register), the button's level read over i2c-dev in the handler\n"
-		"thread, KEY_POWER reported through uinput.  SIGTERM or SIGINT stops it.\n"
+		"thread, KEY_POWER reported through uinput.  With --gpio the button is a GPIO\n"
+		"line whose edges (both kinds) are the interrupt and the key's state.\n"
+		"SIGTERM or SIGINT stops it.\n"
 		"\n"
 		"  --profile NAME    a known device; finds its /dev/uioN by PCI id (default edu):\n");
 	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
@@ -53,6 +57,10 @@ static void usage(FILE *f)
 		"  --addr ADDR       the status chip's 7-bit address (default 0x4b, TWL4030 PM_MASTER)\n"
 		"  --reg REG         the register with the button's level (default 0x45, STS_HW_CONDITIONS)\n"
 		"  --bit N           the level's bit (default 0, STS_PWON)\n"
+		"  --gpio CHIP:LINE  the button is line LINE of GPIO chip CHIP (/dev/gpiochipN,\n"
+		"                    gpiochipN or N): rising edge press, falling edge release\n"
+		"  --active-low      with --gpio: the line is low while pressed\n"
+		"  --debounce US     with --gpio: the kernel debounces the line for US microseconds\n"
 		"  --output OUT      uinput (default): a kernel input device; stdout: evtest's lines\n"
 		"  --name NAME       the input device's name (default uirq-pwrbutton)\n"
 		"  --help, --version\n");
@@ -119,6 +127,23 @@ static int find_uio(const struct profile *p, char *out, size_t len)
 	return ret;
 }
 
+/* "CHIP:LINE" (the last colon splits: a path may hold none) into o; 0 or -1. */
+static int parse_gpio(const char *arg, struct pwrbutton_opts *o)
+{
+	const char *colon = strrchr(arg, ':');
+	long line;
+
+	if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof(o->gpio_chip))
+		return -1;
+	line = number(colon + 1, 0xffff);
+	if (line < 0)
+		return -1;
+	memcpy(o->gpio_chip, arg, (size_t)(colon - arg));
+	o->gpio_chip[colon - arg] = '\0';
+	o->gpio_line = (unsigned int)line;
+	return 0;
+}
+
 int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 {
 	static const struct option longopts[] = {
@@ -131,6 +156,9 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 		{ "addr", required_argument, NULL, 'a' },
 		{ "reg", required_argument, NULL, 'r' },
 		{ "bit", required_argument, NULL, 'b' },
+		{ "gpio", required_argument, NULL, 'g' },
+		{ "active-low", no_argument, NULL, 'L' },
+		{ "debounce", required_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
@@ -186,6 +214,18 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 				return bad("--bit %s: not a bit number 0..7", optarg);
 			o->bit = (unsigned int)v;
 			break;
+		case 'g':
+			if (parse_gpio(optarg, o))
+				return bad("--gpio %s: expected CHIP:LINE, e.g. gpiochip0:5", optarg);
+			break;
+		case 'L':
+			o->active_low = true;
+			break;
+		case 'D':
+			if ((v = number(optarg, 1000000)) < 0)
+				return bad("--debounce %s: not a period in microseconds 0..1000000", optarg);
+			o->debounce_us = (unsigned int)v;
+			break;
 		case 'o':
 			if (!strcmp(optarg, "uinput"))
 				o->output = OUTPUT_UINPUT;
@@ -209,6 +249,14 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 	}
 	if (optind < argc)
 		return bad("%s: unexpected argument", argv[optind]);
+	if (o->gpio_chip[0]) {
+		/* The GPIO line is both the interrupt and the level: nothing of the UIO/i2c form applies. */
+		if (o->uio[0] || o->profile || o->i2c || status >= 0 || ack >= 0 || bar >= 0)
+			return bad("%s", "--gpio takes none of --profile, --uio, --status, --ack, --bar, --i2c");
+		return -1;
+	}
+	if (o->active_low || o->debounce_us)
+		return bad("%s", "--active-low and --debounce go with --gpio");
 	if (!o->i2c)
 		return bad("%s", "--i2c BUS is required: the bus of the chip holding the button's level");
 	if (!o->profile && !o->uio[0])

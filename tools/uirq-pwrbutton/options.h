@@ -20,6 +20,10 @@ struct pwrbutton_opts {
 	uint16_t addr;
 	uint8_t reg;
 	unsigned int bit;
+	char gpio_chip[64];	/* --gpio CHIP:LINE: the button is a GPIO line (no UIO, no i2c); "" otherwise */
+	unsigned int gpio_line;
+	bool active_low;	/* the GPIO line is low while pressed */
+	unsigned int debounce_us;	/* the kernel's debounce of the GPIO line, 0 for none */
 	enum pwrbutton_output output;
 	const char *name;	/* the input device's name */
 };
