@@ -45,9 +45,6 @@
 
 #include "vm-hw.h"
 
-#define EDU_IRQ_STATUS 0x24
-#define EDU_IRQ_RAISE 0x60
-#define EDU_IRQ_ACK 0x64
 #define STUB_ADDR 0x4b
 #define STS_HW_CONDITIONS 0x45
 #define CONFIG "/sys/class/uio/uio0/device/config"

@@ -30,7 +30,6 @@
 #define STUB_ADDR 0x4b
 #define STS_HW_CONDITIONS 0x45
 #define STS_PWON 0x01
-#define EDU_IRQ_RAISE 0x60
 #define CYCLES 200
 
 struct daemon {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * For programs that act as the hardware inside the test VM (tests/vm and
- * bench/vm): find i2c-stub's bus, open its chip, map the edu device's BAR.
+ * bench/vm): find i2c-stub's bus, open its chip, map the edu device's BAR,
+ * find the edu device bound to vfio-pci.
  * Header-only: the programs link nothing else of the tests.
  */
 #ifndef UIRQ_TESTS_VM_HW_H
 #define UIRQ_TESTS_VM_HW_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/i2c-dev.h>
@@ -19,6 +21,13 @@
 
 #define VM_STUB_NAME "SMBus stub driver"	/* i2c-stub's adapter name */
 #define VM_EDU_RESOURCE0 "/sys/class/uio/uio0/device/resource0"
+#define VM_VFIO_PCI "/sys/bus/pci/drivers/vfio-pci"
+
+/* edu's registers in BAR 0 (QEMU's hw/misc/edu.c) */
+#define EDU_ID		0x00	/* reads 0x010000ed */
+#define EDU_IRQ_STATUS	0x24	/* the raised bits */
+#define EDU_IRQ_RAISE	0x60	/* write: OR the value into the status and interrupt */
+#define EDU_IRQ_ACK	0x64	/* write: clear those bits (INTx drops at 0) */
 
 /* N of /dev/i2c-N whose adapter is named name, or -1. */
 static inline int vm_i2c_bus(const char *name)
@@ -73,6 +82,38 @@ static inline volatile uint32_t *vm_edu_bar(void)
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * The PCI address of the edu device that /init bound to vfio-pci (the
+ * second edu; the first is /dev/uio0) into buf; 0 or -ENODEV.
+ */
+static inline int vm_edu_vfio(char *buf, size_t len)
+{
+	DIR *d = opendir(VM_VFIO_PCI);
+	struct dirent *e;
+	int ret = -ENODEV;
+
+	if (!d)
+		return -ENODEV;
+	while (ret && (e = readdir(d))) {
+		char path[300], id[16] = "";
+		FILE *f;
+
+		if (!strchr(e->d_name, ':'))
+			continue;	/* bind, new_id, module, ... */
+		snprintf(path, sizeof(path), VM_VFIO_PCI "/%s/device", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(id, sizeof(id), f) && !strncmp(id, "0x11e8", 6) && strlen(e->d_name) < len) {
+			snprintf(buf, len, "%s", e->d_name);
+			ret = 0;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return ret;
 }
 
 #endif
