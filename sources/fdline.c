@@ -137,8 +137,6 @@ static unsigned int fd_startup(struct uirq_irq_data *d)
 	if (l) {
 		uint32_t old = modify(l, ST_MASKED | ST_UNREAD, ST_STARTED);
 
-		if (l->ops->hw_attach)
-			l->ops->hw_attach(l, true);
 		hw_enable(l, true);
 		rearm(l, old);
 	}
@@ -152,8 +150,6 @@ static void fd_shutdown(struct uirq_irq_data *d)
 	if (l) {
 		modify(l, ST_STARTED, ST_MASKED);
 		hw_enable(l, false);
-		if (l->ops->hw_attach)
-			l->ops->hw_attach(l, false);
 	}
 }
 

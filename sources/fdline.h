@@ -26,12 +26,6 @@ struct fd_line_ops {
 	uint64_t (*read_events)(struct uirq_fd_line *l);
 	/* Let the device interrupt again (startup, unmask) or stop it (shutdown); NULL: nothing to do. */
 	void (*hw_enable)(struct uirq_fd_line *l, bool on);
-	/*
-	 * At startup (on, before hw_enable) and shutdown (off, after
-	 * hw_enable): what belongs to a request and not to every unmask (a
-	 * VFIO vector drops what it counted while shut down).  NULL: nothing.
-	 */
-	void (*hw_attach)(struct uirq_fd_line *l, bool on);
 	/* Free the kind's state at destroy, after the line is gone; NULL: nothing to do. */
 	void (*release)(struct uirq_fd_line *l);
 	/* The line belongs to a device object that removes it (VFIO): uirq_fd_line_destroy() refuses it. */

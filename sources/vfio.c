@@ -13,9 +13,13 @@
  *  - MSI / MSI-X: one eventfd per vector, signalled by the kernel's
  *    handler of that vector.  The ack (reading the counter) is all an MSI
  *    needs, so the vectors are edge lines of a oneshot-safe chip, in an
- *    irq domain of the device (hwirq = vector).  The triggers are
- *    connected from enable to close (see msi_attach() for why not per
- *    request); a shut-down line does not watch its eventfd.
+ *    irq domain of the device (hwirq = vector).  The triggers stay
+ *    connected from enable to close: removing one vector's trigger has the
+ *    kernel free and deactivate the vector, which points the device's MSI
+ *    at address 0, and the device's next MSI is a DMA fault (measured:
+ *    QEMU's intel-iommu reports a translation failure at iova 0).  An MSI
+ *    that arrives while the line is freed is latched by the core (pending)
+ *    and delivered at the next request, as a kernel's masked MSI is.
  *  - INTx: one trigger eventfd, and VFIO masks INTx when it signals
  *    (automasked), as uio_pci_generic does.  Reading the counter does not
  *    quiet the device, so it is a level line and not oneshot-safe: unmask
@@ -137,28 +141,11 @@ static struct vfio_vec *vec_of(struct uirq_fd_line *l)
 	return fd_line_priv(l);
 }
 
-/*
- * Startup: drop what the vector counted while its line was shut down, as a
- * kernel's edge line that is shut down loses its edges.  The trigger stays
- * connected from uirq_vfio_msi_enable() to uirq_vfio_close(): removing one
- * vector's trigger has the kernel free and deactivate the vector, which
- * points the device's MSI at address 0, and the device's next MSI is a DMA
- * fault in the IOMMU (measured: QEMU's intel-iommu reports a translation
- * failure at iova 0).  A shut-down line does not watch its eventfd, so
- * nothing reaches the CPUs meanwhile.
- */
-static void msi_attach(struct uirq_fd_line *l, bool on)
-{
-	if (on)
-		fd_line_read_counter64(l);
-}
-
 static const struct fd_line_ops msi_ops = {
 	.name = "vfio-msi",
 	.types = UIRQ_TYPE_EDGE_RISING,
 	.oneshot_safe = true,
 	.read_events = fd_line_read_counter64,
-	.hw_attach = msi_attach,
 	.device_owned = true,
 };
 

@@ -207,11 +207,12 @@ unsigned long uirq_uio_line_hw_errors(const struct uirq_fd_line *l);
  *    vector).  The chip is oneshot-safe (an MSI is quiet once sent):
  *    handler NULL needs no IRQF_ONESHOT.  Bus mastering is switched on
  *    (an MSI is a memory write by the device; QEMU drops it otherwise).
- *    The triggers stay connected until uirq_vfio_close(); a vector's
- *    MSIs between free_irq and the next request are dropped at that
- *    request, as on a kernel's edge line that is shut down.  (Removing a
- *    single vector's trigger would have the kernel deactivate it: the
- *    device's next MSI would be a DMA write to address 0, an IOMMU fault.)
+ *    The triggers stay connected until uirq_vfio_close(): an MSI sent
+ *    between free_irq and the next request is kept pending and delivered
+ *    at that request, as a kernel delivers a masked MSI at unmask.
+ *    (Removing a single vector's trigger would have the kernel deactivate
+ *    it: the device's next MSI would be a DMA write to address 0, an
+ *    IOMMU fault.)
  *  - INTx: uirq_vfio_intx_line(), a level line that is NOT oneshot-safe:
  *    VFIO masks INTx when it signals, and the device asserts it until a
  *    handler acknowledges it, so a threaded handler with handler NULL

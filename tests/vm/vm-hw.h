@@ -71,10 +71,10 @@ static inline int vm_i2c_open(const char *name, int addr)
 	return fd;
 }
 
-/* The edu device's BAR 0 (its first page) as /dev/uio0's device; NULL with errno on failure. */
-static inline volatile uint32_t *vm_edu_bar(void)
+/* The first page of a PCI BAR through its sysfs resourceN file; NULL with errno on failure. */
+static inline volatile uint32_t *vm_map_resource(const char *path)
 {
-	int fd = open(VM_EDU_RESOURCE0, O_RDWR | O_SYNC | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
 	void *p;
 
 	if (fd < 0)
@@ -82,6 +82,12 @@ static inline volatile uint32_t *vm_edu_bar(void)
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The edu device's BAR 0 (its first page) as /dev/uio0's device; NULL with errno on failure. */
+static inline volatile uint32_t *vm_edu_bar(void)
+{
+	return vm_map_resource(VM_EDU_RESOURCE0);
 }
 
 /*
