@@ -580,6 +580,11 @@ err:
 	return ret;
 }
 
+int uirq_vfio_device_fd(const struct uirq_vfio_dev *v)
+{
+	return v ? v->device : -EINVAL;
+}
+
 unsigned long uirq_vfio_hw_errors(const struct uirq_vfio_dev *v)
 {
 	return v ? atomic_load_explicit(&((struct uirq_vfio_dev *)v)->hw_errors, memory_order_relaxed) : 0;

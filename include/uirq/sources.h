@@ -284,6 +284,12 @@ int uirq_vfio_msi_line(struct uirq_vfio_dev *v, unsigned int vector, struct uirq
  * -ENODEV (no interrupt pin), -errno.
  */
 int uirq_vfio_intx_line(struct uirq_vfio_dev *v, struct uirq_fd_line **out);
+/*
+ * The device fd (regions at the offsets VFIO_DEVICE_GET_REGION_INFO gives),
+ * for what this API does not cover; closed by uirq_vfio_close().  -EINVAL
+ * for NULL.
+ */
+int uirq_vfio_device_fd(const struct uirq_vfio_dev *v);
 /* Trigger connections, INTx unmasks and masks that failed (0 for NULL). */
 unsigned long uirq_vfio_hw_errors(const struct uirq_vfio_dev *v);
 

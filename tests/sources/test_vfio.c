@@ -64,6 +64,7 @@ UIRQ_TEST(vfio, null_devices_are_einval, .init = setup1, .fini = teardown)
 	assert_eq(uirq_vfio_msi_line(NULL, 0, &l), -EINVAL);
 	assert_eq(uirq_vfio_intx_line(NULL, &l), -EINVAL);
 	assert_eq(uirq_vfio_hw_errors(NULL), 0ul);
+	assert_eq(uirq_vfio_device_fd(NULL), -EINVAL);
 	assert_null(l);
 	assert_null((const void *)p);
 }
