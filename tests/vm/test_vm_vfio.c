@@ -241,6 +241,31 @@ UIRQ_TEST(vm_vfio, intx_free_then_nothing_then_request_delivers_the_latched_bit,
 	assert_eq(fx.bar[EDU_IRQ_STATUS / 4], 0u);
 }
 
+/* disable_irq holds the interrupt back (INTx stays asserted, MSI stays pending); enable_irq delivers it once. */
+static void disabled_line_delivers_on_enable(void)
+{
+	uirq_disable_irq(fx.irq);
+	fx.bar[EDU_IRQ_RAISE / 4] = 16;
+	usleep(100000);
+	assert_eq(atomic_load(&fx.thread), 0ul, "ran while disabled");
+	uirq_enable_irq(fx.irq);
+	wait_for(&fx.thread, 1);
+	usleep(50000);
+	assert_eq(atomic_load(&fx.thread), 1ul);
+	assert_eq(atomic_load(&fx.last_status), 16u);
+	assert_eq(fx.bar[EDU_IRQ_STATUS / 4], 0u);
+}
+
+UIRQ_TEST(vm_vfio, msi_disabled_line_delivers_on_enable, .init = setup_msi, .fini = teardown, .timeout = 60)
+{
+	disabled_line_delivers_on_enable();
+}
+
+UIRQ_TEST(vm_vfio, intx_disabled_line_delivers_on_enable, .init = setup_intx, .fini = teardown, .timeout = 60)
+{
+	disabled_line_delivers_on_enable();
+}
+
 static char logged[512];
 
 static void sink(const char *msg, void *arg)
