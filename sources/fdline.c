@@ -47,6 +47,7 @@ struct uirq_fd_line {
 	unsigned int irq;
 	int fd;
 	bool owned;		/* close fd on destroy */
+	bool own_desc;		/* the descriptor is ours to free (not a domain's mapping) */
 	const struct fd_line_ops *ops;
 	void *priv;		/* the kind's state */
 	struct uirq_irq_chip chip;	/* the common callbacks under the kind's name */
@@ -94,7 +95,7 @@ static void rearm(struct uirq_fd_line *l, uint32_t old)
 }
 
 /* eventfd and timerfd both hand out a uint64_t counter and reset it. */
-static uint64_t read_counter64(struct uirq_fd_line *l)
+uint64_t fd_line_read_counter64(struct uirq_fd_line *l)
 {
 	uint64_t v = 0;
 	ssize_t n;
@@ -281,35 +282,31 @@ static const struct fd_line_ops eventfd_ops = {
 	.name = "eventfd",
 	.types = FD_TYPES,
 	.oneshot_safe = true,
-	.read_events = read_counter64,
+	.read_events = fd_line_read_counter64,
 };
 
 static const struct fd_line_ops timerfd_ops = {
 	.name = "timerfd",
 	.types = FD_TYPES,
 	.oneshot_safe = true,
-	.read_events = read_counter64,
+	.read_events = fd_line_read_counter64,
 };
 
 /* ---- creation and destruction ---- */
 
-int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, unsigned int type,
-		struct uirq_fd_line **out)
+/* Set up the line on descriptor irq: 0 or -errno (the descriptor is then the caller's). */
+static int line_init(unsigned int irq, int fd, bool owned, const struct fd_line_ops *ops, void *priv,
+		     unsigned int type, struct uirq_fd_line **out)
 {
 	struct uirq_fd_line *l;
-	int irq, ret;
+	int ret;
 
 	if (!valid_fd_type(type, ops->types))
 		return -EINVAL;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	irq = uirq_irq_alloc_descs(-1, 1, 1);
-	if (irq <= 0) {
-		free(l);
-		return irq < 0 ? irq : -ENOMEM;
-	}
-	l->irq = (unsigned int)irq;
+	l->irq = irq;
 	l->fd = fd;
 	l->owned = owned;
 	l->ops = ops;
@@ -326,11 +323,35 @@ int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, u
 		ret = uirq_cpu_watch_fd(l->irq, l->fd);
 	if (ret) {
 		uirq_irq_set_chip_and_handler_name(l->irq, NULL, NULL, NULL);
-		uirq_irq_free_descs(l->irq, 1);
 		free(l);
 		return ret < 0 ? ret : -EINVAL;
 	}
 	*out = l;
+	return 0;
+}
+
+int fd_line_new_at(unsigned int irq, int fd, bool owned, const struct fd_line_ops *ops, void *priv,
+		   unsigned int type, struct uirq_fd_line **out)
+{
+	return line_init(irq, fd, owned, ops, priv, type, out);
+}
+
+int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, unsigned int type,
+		struct uirq_fd_line **out)
+{
+	int irq, ret;
+
+	if (!valid_fd_type(type, ops->types))
+		return -EINVAL;
+	irq = uirq_irq_alloc_descs(-1, 1, 1);
+	if (irq <= 0)
+		return irq < 0 ? irq : -ENOMEM;
+	ret = line_init((unsigned int)irq, fd, owned, ops, priv, type, out);
+	if (ret) {
+		uirq_irq_free_descs((unsigned int)irq, 1);
+		return ret;
+	}
+	(*out)->own_desc = true;
 	return irq;
 }
 
@@ -456,10 +477,8 @@ int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint6
 	return timer_set(l->fd, initial_ns, period_ns);
 }
 
-int uirq_fd_line_destroy(struct uirq_fd_line *l)
+int fd_line_remove(struct uirq_fd_line *l)
 {
-	if (!l)
-		return -EINVAL;
 	/* A handler, not "started" (IRQF_NO_AUTOEN, enable_irq by hand), keeps the line. */
 	if (uirq_irq_has_action(l->irq))
 		return -EBUSY;
@@ -467,13 +486,22 @@ int uirq_fd_line_destroy(struct uirq_fd_line *l)
 	/* No flow handler may still be running with l as its chip data. */
 	uirq_synchronize_hardirq(l->irq);
 	uirq_irq_set_chip_and_handler_name(l->irq, NULL, NULL, NULL);
-	uirq_irq_free_descs(l->irq, 1);
+	if (l->own_desc)
+		uirq_irq_free_descs(l->irq, 1);
 	if (l->ops->release)
 		l->ops->release(l);
 	if (l->owned)
 		close(l->fd);
 	free(l);
 	return 0;
+}
+
+int uirq_fd_line_destroy(struct uirq_fd_line *l)
+{
+	/* A device's line goes with its device (uirq_vfio_close), which knows its other lines. */
+	if (!l || l->ops->device_owned)
+		return -EINVAL;
+	return fd_line_remove(l);
 }
 
 unsigned int uirq_fd_line_irq(const struct uirq_fd_line *l)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Inside the sources layer: what a kind of fd line (eventfd, timerfd, UIO, GPIO)
+ * Inside the sources layer: what a kind of fd line (eventfd, timerfd, UIO, GPIO, VFIO)
  * adds to the common fd-line chip of fdline.c.  Not a public header.
  */
 #ifndef UIRQ_SOURCES_FDLINE_H
@@ -34,6 +34,8 @@ struct fd_line_ops {
 	int (*set_type)(struct uirq_fd_line *l, unsigned int type);
 	/* Free the kind's state at destroy, after the line is gone; NULL: nothing to do. */
 	void (*release)(struct uirq_fd_line *l);
+	/* The line belongs to a device object that removes it (VFIO): uirq_fd_line_destroy() refuses it. */
+	bool device_owned;
 };
 
 /*
@@ -43,6 +45,16 @@ struct fd_line_ops {
  */
 int fd_line_new(int fd, bool owned, const struct fd_line_ops *ops, void *priv, unsigned int type,
 		struct uirq_fd_line **out);
+/*
+ * As fd_line_new() on irq, a descriptor the caller allocated (a domain's
+ * mapping), which fd_line_remove() then leaves allocated.  0 or -errno.
+ */
+int fd_line_new_at(unsigned int irq, int fd, bool owned, const struct fd_line_ops *ops, void *priv,
+		   unsigned int type, struct uirq_fd_line **out);
+/* Tear a line down (whatever made it): -EBUSY, nothing done, while a handler is installed. */
+int fd_line_remove(struct uirq_fd_line *l);
+/* Read an eventfd's or timerfd's 64-bit counter (resetting it): the value, 0 for none. */
+uint64_t fd_line_read_counter64(struct uirq_fd_line *l);
 /* The kind's state given to fd_line_new(). */
 void *fd_line_priv(const struct uirq_fd_line *l);
 /* The line's ops, to tell kinds apart. */

@@ -8,9 +8,12 @@ set -uo pipefail
 kernel=$1 initrd=$2 log=$3 bound=$4
 # KVM here is nested and hangs silently, so TCG always.  panic=-1 with -no-reboot turns a
 # guest crash into qemu's exit instead of a reboot loop.
+# Two edu devices: /init binds the first to uio_pci_generic, the second to vfio-pci.  VFIO
+# needs an IOMMU (Debian's kernel has no no-IOMMU mode): q35's intel-iommu, which must come
+# before the devices it translates, and intel_iommu=on, which gives each edu its own group.
 timeout -k 10 "$bound" qemu-system-x86_64 -accel tcg -cpu max -m 512M -smp "${UIRQ_VM_SMP:-1}" \
-	-nographic -monitor none -serial stdio -no-reboot -nic none \
-	-device edu \
+	-machine q35 -nographic -monitor none -serial stdio -no-reboot -nic none \
+	-device intel-iommu -device edu -device edu \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=1 rdinit=/init" \
+	-append "console=ttyS0 panic=-1 loglevel=1 rdinit=/init intel_iommu=on" \
 	</dev/null >"$log" 2>&1

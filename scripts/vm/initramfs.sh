@@ -22,6 +22,9 @@ mkdir -p "$stage"/{bin,sbin,etc/uirq,lib/modules,proc,sys,dev,tmp,run,uirq/bin,u
 modules=(
 	"uio"
 	"uio_pci_generic"
+	"vfio"
+	"vfio_iommu_type1"
+	"vfio-pci"
 	"i2c-stub chip_addr=0x4b"
 	"i2c-dev"
 	"uinput"

@@ -22,10 +22,6 @@
 #include <unistd.h>
 
 #define UIO_SYS "/sys/class/uio/uio0"
-#define EDU_ID 0x00
-#define EDU_IRQ_STATUS 0x24
-#define EDU_IRQ_RAISE 0x60
-#define EDU_IRQ_ACK 0x64
 #define PCI_COMMAND_OFF 4
 #define INTX_DISABLE (1u << 10)
 #define STUB_ADDR 0x4b

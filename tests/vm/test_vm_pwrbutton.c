@@ -3,7 +3,8 @@
  * Runs in the VM only: uirq-pwrbutton end to end on a real kernel.  This
  * program is the hardware: it sets or clears STS_PWON in i2c-stub's copy
  * of the TWL4030 PM_MASTER registers (0x4b, register 0x45, bit 0), raises
- * the edu device's interrupt, and reads what the daemon reports on its
+ * the interrupt of an edu device (the UIO one, or the one bound to
+ * vfio-pci, whose MSI the daemon takes with --vfio), and reads what the daemon reports on its
  * /dev/input/eventN.  Every press and release must arrive exactly once and
  * in order, the daemon must stop cleanly on SIGTERM with lockdep silent,
  * and bad set-ups must fail with a clear message and a non-zero exit.
@@ -15,12 +16,15 @@
 #include <fcntl.h>
 #include <i2c/smbus.h>
 #include <libevdev/libevdev.h>
+#include <linux/vfio.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,7 +34,6 @@
 #define STUB_ADDR 0x4b
 #define STS_HW_CONDITIONS 0x45
 #define STS_PWON 0x01
-#define EDU_IRQ_RAISE 0x60
 #define CYCLES 200
 
 struct daemon {
@@ -184,23 +187,26 @@ static struct libevdev *open_output(struct daemon *d, int *fd)
 	return ev;
 }
 
-UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .timeout = 300)
+/*
+ * The daemon run with argv, driven through raise() (edu's raise register):
+ * every press and release arrives exactly once, in order, and SIGTERM
+ * stops it cleanly; its stop line must contain stopped.
+ */
+static void press_cycles(char *argv[], void (*raise)(struct daemon *d), const char *stopped)
 {
-	char *argv[] = { DAEMON, "--profile", "edu", "--i2c", STUB, NULL };
-	volatile uint32_t *bar = edu_bar();
 	int i2c = stub_open(), evfd, status;
 	struct libevdev *ev;
 	struct daemon d;
 
 	assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, 0), 0);
 	spawn(&d, 0, argv);
-	assert_true(await_text(&d, "ready:", 60000), "no ready line; stdout: %s", d.text);
+	assert_true(await_text(&d, "ready:", 60000), "no ready line; stdout: %s; stderr: %s", d.text, d.errtext);
 	ev = open_output(&d, &evfd);
 
 	for (int i = 0; i < CYCLES; i++) {
 		for (int down = 1; down >= 0; down--) {
 			assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, down ? STS_PWON : 0), 0);
-			bar[EDU_IRQ_RAISE / 4] = 1;
+			raise(&d);
 			int value = next_key(ev, 20000);
 
 			assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
@@ -213,6 +219,7 @@ UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .time
 	status = finish(&d);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.text, "stopped: 400 interrupts claimed, 0 refused"), "%s", d.text);
+	assert_not_null(strstr(d.text, stopped), "%s", d.text);
 	assert_not_null(strstr(d.text, "uinput write errors 0; lockdep reports 0"), "%s", d.text);
 	assert_null(strstr(d.errtext, "WARNING"), "%s", d.errtext);
 	assert_null(strstr(d.errtext, "BUG"), "%s", d.errtext);
@@ -223,6 +230,78 @@ UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .time
 	libevdev_free(ev);
 	close(evfd);
 	close(i2c);
+}
+
+static void raise_uio(struct daemon *d)
+{
+	static volatile uint32_t *bar;
+
+	(void)d;
+	if (!bar)
+		bar = edu_bar();
+	bar[EDU_IRQ_RAISE / 4] = 1;
+}
+
+UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .timeout = 300)
+{
+	char *argv[] = { DAEMON, "--profile", "edu", "--i2c", STUB, NULL };
+
+	press_cycles(argv, raise_uio, "UIO events");
+}
+
+/*
+ * The daemon's VFIO device fd, duplicated into this process (pidfd_getfd):
+ * the group is one process's, and once vfio-pci has claimed the BAR for the
+ * daemon, the kernel revokes sysfs mappings of it (IO_STRICT_DEVMEM).
+ */
+static int daemon_vfio_fd(pid_t pid)
+{
+	char path[64], target[64];
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0), fd = -1;
+
+	assert_ge(pidfd, 0, "pidfd_open: %s", strerror(errno));
+	for (int n = 0; n < 256 && fd < 0; n++) {
+		ssize_t len;
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)pid, n);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		if (!strcmp(target, "anon_inode:[vfio-device]"))
+			fd = (int)syscall(SYS_pidfd_getfd, pidfd, n, 0);
+	}
+	close(pidfd);
+	assert_ge(fd, 0, "no VFIO device fd in the daemon");
+	return fd;
+}
+
+/* Write edu's raise register through BAR 0's region of the daemon's device fd. */
+static void raise_vfio(struct daemon *d)
+{
+	static int fd = -1;
+	static off_t bar0;
+	const uint32_t one = 1;
+
+	if (fd < 0) {
+		struct vfio_region_info ri = { .argsz = sizeof(ri), .index = VFIO_PCI_BAR0_REGION_INDEX };
+
+		fd = daemon_vfio_fd(d->pid);
+		assert_eq(ioctl(fd, VFIO_DEVICE_GET_REGION_INFO, &ri), 0);
+		bar0 = (off_t)ri.offset;
+	}
+	assert_eq(pwrite(fd, &one, sizeof(one), bar0 + EDU_IRQ_RAISE), (ssize_t)sizeof(one));
+}
+
+/* The same through the edu bound to vfio-pci: its MSI. */
+UIRQ_TEST(vm_pwrbutton, vfio_presses_arrive_once_in_order, .timeout = 300)
+{
+	char addr[32];
+
+	assert_eq(vm_edu_vfio(addr, sizeof(addr)), 0, "no edu bound to vfio-pci");
+	char *argv[] = { DAEMON, "--profile", "edu", "--vfio", addr, "--i2c", STUB, NULL };
+
+	press_cycles(argv, raise_vfio, "VFIO events");
 }
 
 /* SIGINT stops it the same way; --output stdout prints evtest's lines instead. */
@@ -302,14 +381,28 @@ UIRQ_TEST(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
 	char *bad_status[] = { DAEMON, "--uio", "/dev/uio0", "--status", "1", "--ack", "0x64", "--i2c", STUB, NULL };
 	char *bad_ack[] = { DAEMON, "--uio", "/dev/uio0", "--status", "0x24", "--ack", "0x66", "--i2c", STUB, NULL };
 	char *not_uio[] = { DAEMON, "--uio", "/etc/passwd", "--status", "0x24", "--ack", "0x64", "--i2c", STUB, NULL };
+	char *not_vfio[] = { DAEMON, "--profile", "edu", "--vfio", "/etc/passwd", "--i2c", STUB, NULL };
+	char *no_vfio[] = { DAEMON, "--profile", "edu", "--vfio", "0000:00:1f.7", "--i2c", STUB, NULL };
+	char *both[] = { DAEMON, "--uio", "uio0", "--vfio", "0000:00:1f.7", "--i2c", STUB, NULL };
+	const struct {
+		uid_t uid;
+		char **argv;
+		int status;
+		const char *msg;
+	} cases[] = {
+		{ 0, bad_status, 2, "--status 1: not an aligned 32-bit register offset" },
+		{ 0, bad_ack, 2, "--ack 0x66: not an aligned 32-bit register offset" },
+		{ 65534, not_uio, 1, "--uio /etc/passwd: not a UIO device" },
+		{ 0, not_vfio, 1, "--vfio /etc/passwd: not a PCI device address" },
+		{ 0, no_vfio, 1, "opening 0000:00:1f.7: No such file or directory" },
+		{ 0, both, 2, "--uio and --vfio" },
+	};
 	struct daemon d;
 
-	assert_eq(run_to_exit(&d, 0, bad_status), 2);
-	assert_not_null(strstr(d.errtext, "--status 1: not an aligned 32-bit register offset"), "%s", d.errtext);
-	assert_eq(run_to_exit(&d, 0, bad_ack), 2);
-	assert_not_null(strstr(d.errtext, "--ack 0x66: not an aligned 32-bit register offset"), "%s", d.errtext);
-	assert_eq(run_to_exit(&d, 65534, not_uio), 1);
-	assert_not_null(strstr(d.errtext, "--uio /etc/passwd: not a UIO device"), "%s", d.errtext);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_eq(run_to_exit(&d, cases[i].uid, cases[i].argv), cases[i].status, "%s", cases[i].msg);
+		assert_not_null(strstr(d.errtext, cases[i].msg), "%s", d.errtext);
+	}
 	assert_null(strstr(d.errtext, "run as root"), "%s", d.errtext);
 }
 

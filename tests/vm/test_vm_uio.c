@@ -23,10 +23,8 @@
 #include "uirq/lockdep.h"
 #include "uirq/sources.h"
 
-#define EDU_ID 0x00
-#define EDU_IRQ_STATUS 0x24
-#define EDU_IRQ_RAISE 0x60
-#define EDU_IRQ_ACK 0x64
+#include "vm-hw.h"
+
 #define CONFIG "/sys/class/uio/uio0/device/config"
 #define INTX_DISABLE (1u << 10)
 

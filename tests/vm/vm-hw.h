@@ -2,12 +2,14 @@
 /*
  * For programs that act as the hardware inside the test VM (tests/vm and
  * bench/vm): find i2c-stub's bus, open its chip, map the edu device's BAR,
- * find gpio-sim's chip and drive its lines.
+ * find gpio-sim's chip and drive its lines, find the edu device bound to
+ * vfio-pci.
  * Header-only: the programs link nothing else of the tests.
  */
 #ifndef UIRQ_TESTS_VM_HW_H
 #define UIRQ_TESTS_VM_HW_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/i2c-dev.h>
@@ -20,6 +22,13 @@
 
 #define VM_STUB_NAME "SMBus stub driver"	/* i2c-stub's adapter name */
 #define VM_EDU_RESOURCE0 "/sys/class/uio/uio0/device/resource0"
+#define VM_VFIO_PCI "/sys/bus/pci/drivers/vfio-pci"
+
+/* edu's registers in BAR 0 (QEMU's hw/misc/edu.c) */
+#define EDU_ID		0x00	/* reads 0x010000ed */
+#define EDU_IRQ_STATUS	0x24	/* the raised bits */
+#define EDU_IRQ_RAISE	0x60	/* write: OR the value into the status and interrupt */
+#define EDU_IRQ_ACK	0x64	/* write: clear those bits (INTx drops at 0) */
 
 /* N of /dev/i2c-N whose adapter is named name, or -1. */
 static inline int vm_i2c_bus(const char *name)
@@ -63,10 +72,10 @@ static inline int vm_i2c_open(const char *name, int addr)
 	return fd;
 }
 
-/* The edu device's BAR 0 (its first page) as /dev/uio0's device; NULL with errno on failure. */
-static inline volatile uint32_t *vm_edu_bar(void)
+/* The first page of a PCI BAR through its sysfs resourceN file; NULL with errno on failure. */
+static inline volatile uint32_t *vm_map_resource(const char *path)
 {
-	int fd = open(VM_EDU_RESOURCE0, O_RDWR | O_SYNC | O_CLOEXEC);
+	int fd = open(path, O_RDWR | O_SYNC | O_CLOEXEC);
 	void *p;
 
 	if (fd < 0)
@@ -121,6 +130,44 @@ static inline int vm_gpio_pull(unsigned int line, int up)
 		return -errno;
 	ret = write(fd, v, strlen(v)) == (ssize_t)strlen(v) ? 0 : -errno;
 	close(fd);
+	return ret;
+}
+
+/* The edu device's BAR 0 (its first page) as /dev/uio0's device; NULL with errno on failure. */
+static inline volatile uint32_t *vm_edu_bar(void)
+{
+	return vm_map_resource(VM_EDU_RESOURCE0);
+}
+
+/*
+ * The PCI address of the edu device that /init bound to vfio-pci (the
+ * second edu; the first is /dev/uio0) into buf; 0 or -ENODEV.
+ */
+static inline int vm_edu_vfio(char *buf, size_t len)
+{
+	DIR *d = opendir(VM_VFIO_PCI);
+	struct dirent *e;
+	int ret = -ENODEV;
+
+	if (!d)
+		return -ENODEV;
+	while (ret && (e = readdir(d))) {
+		char path[300], id[16] = "";
+		FILE *f;
+
+		if (!strchr(e->d_name, ':'))
+			continue;	/* bind, new_id, module, ... */
+		snprintf(path, sizeof(path), VM_VFIO_PCI "/%s/device", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(id, sizeof(id), f) && !strncmp(id, "0x11e8", 6) && strlen(e->d_name) < len) {
+			snprintf(buf, len, "%s", e->d_name);
+			ret = 0;
+		}
+		fclose(f);
+	}
+	closedir(d);
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * uirq-pwrbutton: the uio-pwrbutton driver as a daemon on a real kernel.
- * The uirq CPUs take the UIO interrupt, the driver's thread reads the
+ * The uirq CPUs take the UIO or VFIO interrupt, the driver's thread reads the
  * button's level over i2c-dev, and KEY_POWER leaves through uinput (or as
  * evtest's lines on stdout).  With --gpio it runs gpio-pwrbutton instead:
  * the button is a GPIO line whose edges are the interrupt and the level.  SIGTERM/SIGINT tear it down in reverse
@@ -35,6 +35,8 @@
 struct daemon {
 	struct pwrbutton_opts o;
 	struct uirq_fd_line *line;
+	struct uirq_vfio_dev *vfio;	/* the line is its vector (or INTx) when set */
+	const char *source;		/* the device, for messages */
 	struct uirq_i2c_adapter *adap;
 	struct uirq_input_dev *input;
 	bool registered;
@@ -128,6 +130,56 @@ static int setup_gpio(struct daemon *d)
 	return ret ? fail("requesting the interrupt of", d->o.gpio_chip, ret) : 0;
 }
 
+static int map_failed(const struct daemon *d, int err)
+{
+	fprintf(stderr, PROG ": mapping region %u of %s: %s\n", d->o.bar, d->source, strerror(-err));
+	return 1;
+}
+
+static int setup_uio(struct daemon *d)
+{
+	int ret;
+
+	d->source = d->o.uio;
+	ret = uirq_uio_line_create(d->o.uio, 0, &d->line);
+	if (ret == -EINVAL) {
+		/* the name is not /dev/uioN: say so, not "Invalid argument" (nor a permission hint) */
+		fprintf(stderr, PROG ": --uio %s: not a UIO device (expected /dev/uioN or uioN)\n", d->o.uio);
+		return 1;
+	}
+	if (ret < 0)
+		return fail("opening", d->o.uio, ret);
+	ret = uirq_uio_line_map(d->line, d->o.bar, &d->regs, &d->regs_size);
+	return ret ? map_failed(d, ret) : 0;
+}
+
+/* MSI when the device has it (an edge line: nothing to re-enable), else INTx. */
+static int setup_vfio(struct daemon *d)
+{
+	int ret;
+
+	d->source = d->o.vfio;
+	ret = uirq_vfio_open(d->o.vfio, &d->vfio);
+	if (ret == -EINVAL) {
+		fprintf(stderr, PROG ": --vfio %s: not a PCI device address (expected DDDD:BB:DD.F)\n", d->o.vfio);
+		return 1;
+	}
+	if (ret)
+		return fail("opening", d->o.vfio, ret);
+	ret = uirq_vfio_map(d->vfio, d->o.bar, &d->regs, &d->regs_size);
+	if (ret)
+		return map_failed(d, ret);
+	ret = uirq_vfio_nr_vectors(d->vfio, UIRQ_VFIO_MSI);
+	if (ret > 0) {
+		ret = uirq_vfio_msi_enable(d->vfio, UIRQ_VFIO_MSI, 1, NULL);
+		if (!ret)
+			ret = uirq_vfio_msi_line(d->vfio, 0, &d->line);
+	} else if (ret == 0) {
+		ret = uirq_vfio_intx_line(d->vfio, &d->line);
+	}
+	return ret < 0 ? fail("setting up the interrupt of", d->o.vfio, ret) : 0;
+}
+
 static int setup(struct daemon *d)
 {
 	struct uio_pwrbutton_config cfg;
@@ -138,19 +190,9 @@ static int setup(struct daemon *d)
 		return fail("starting", "the uirq CPUs", ret);
 	if (d->o.gpio_chip[0])
 		return setup_gpio(d);
-	ret = uirq_uio_line_create(d->o.uio, 0, &d->line);
-	if (ret == -EINVAL) {
-		/* the name is not /dev/uioN: say so, not "Invalid argument" (nor a permission hint) */
-		fprintf(stderr, PROG ": --uio %s: not a UIO device (expected /dev/uioN or uioN)\n", d->o.uio);
-		return 1;
-	}
-	if (ret < 0)
-		return fail("opening", d->o.uio, ret);
-	ret = uirq_uio_line_map(d->line, d->o.bar, &d->regs, &d->regs_size);
-	if (ret) {
-		fprintf(stderr, PROG ": mapping region %u of %s: %s\n", d->o.bar, d->o.uio, strerror(-ret));
-		return 1;
-	}
+	ret = d->o.vfio ? setup_vfio(d) : setup_uio(d);
+	if (ret)
+		return ret;
 	ret = uirq_i2c_dev_open(d->o.i2c, &d->adap);
 	if (ret)
 		return fail("opening i2c bus", d->o.i2c, ret);
@@ -198,7 +240,9 @@ static void teardown(struct daemon *d)
 		uirq_input_free_device(d->input);
 	if (d->adap)
 		uirq_i2c_dev_close(d->adap);
-	if (d->line)
+	if (d->vfio)
+		uirq_vfio_close(d->vfio);	/* its line with it */
+	else if (d->line)
 		uirq_fd_line_destroy(d->line);
 	uirq_cpus_stop();
 }
@@ -218,7 +262,7 @@ static void report_ready(const struct daemon *d)
 	/* One line a supervisor (or a test) can wait for: everything is in place. */
 	printf(PROG ": ready: irq %u from %s (region %u, status 0x%x, ack 0x%x), chip 0x%02x on %s "
 	       "(register 0x%02x bit %u), output %s\n",
-	       uirq_fd_line_irq(d->line), d->o.uio, d->o.bar, d->o.status_off, d->o.ack_off, d->o.addr,
+	       uirq_fd_line_irq(d->line), d->source, d->o.bar, d->o.status_off, d->o.ack_off, d->o.addr,
 	       d->adap->name, d->o.reg, d->o.bit,
 	       d->o.output == OUTPUT_STDOUT ? "stdout" : node ? node : "uinput (no evdev node)");
 	fflush(stdout);
@@ -246,9 +290,9 @@ static void report_stop(const struct daemon *d, int sig)
 		return;
 	}
 	uio_pwrbutton_counts(d->pb, &claimed, &refused);
-	printf(PROG ": %s: stopped: %lu interrupts claimed, %lu refused; %lu UIO events, %lu merged; "
+	printf(PROG ": %s: stopped: %lu interrupts claimed, %lu refused; %lu %s events, %lu merged; "
 	       "uinput write errors %lu; lockdep reports %lu\n",
-	       strsignal(sig), claimed, refused, st.events, st.merged,
+	       strsignal(sig), claimed, refused, st.events, d->vfio ? "VFIO" : "UIO", st.merged,
 	       d->uinput ? uirq_uinput_write_errors(d->uinput) : 0ul, ld.reports);
 	fflush(stdout);
 }

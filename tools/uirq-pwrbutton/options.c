@@ -2,7 +2,9 @@
 /*
  * uirq-pwrbutton's command line.  A profile names a device whose register
  * layout is known (QEMU's edu), so the daemon finds its /dev/uioN by PCI
- * id; explicit options override the profile's values.
+ * id; explicit options override the profile's values.  --vfio takes the
+ * device through vfio-pci instead (its address: VFIO has no class of
+ * devices to search).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -31,14 +33,14 @@ static const struct profile profiles[] = {
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: " PROG " [--profile NAME | --uio DEV --status OFF --ack OFF] [--bar N]\n"
+		"usage: " PROG " [--profile NAME | --uio DEV --status OFF --ack OFF] [--vfio PCIDEV] [--bar N]\n"
 		"                      --i2c BUS [--addr ADDR] [--reg REG] [--bit N]\n"
 		"                      [--output uinput|stdout] [--name NAME]\n"
 		"       " PROG " --gpio CHIP:LINE [--active-low] [--debounce US]\n"
 		"                      [--output uinput|stdout] [--name NAME]\n"
 		"\n"
-		"A user-space power-button driver: a threaded ONESHOT interrupt on a UIO\n"
-		"device (the primary handler checks and acknowledges the device's interrupt\n"
+		"A user-space power-button driver: a threaded ONESHOT interrupt on a UIO or\n"
+		"VFIO device (the primary handler checks and acknowledges the device's interrupt\n"
 		"status register), the button's level read over i2c-dev in the handler\n"
 		"thread, KEY_POWER reported through uinput.  With --gpio the button is a GPIO\n"
 		"line whose edges (both kinds) are the interrupt and the key's state.\n"
@@ -50,6 +52,8 @@ static void usage(FILE *f)
 			profiles[i].what, profiles[i].status_off, profiles[i].ack_off, profiles[i].bar);
 	fprintf(f,
 		"  --uio DEV         the UIO device, /dev/uioN or uioN\n"
+		"  --vfio PCIDEV     the PCI device bound to vfio-pci instead, e.g. 0000:00:04.0:\n"
+		"                    its MSI (INTx if it has none)\n"
 		"  --bar N           the register window: PCI BAR N or UIO map N (default 0)\n"
 		"  --status OFF      offset of the 32-bit interrupt status register\n"
 		"  --ack OFF         offset of the 32-bit acknowledge register (the status is written to it)\n"
@@ -149,6 +153,7 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 	static const struct option longopts[] = {
 		{ "profile", required_argument, NULL, 'p' },
 		{ "uio", required_argument, NULL, 'u' },
+		{ "vfio", required_argument, NULL, 'v' },
 		{ "bar", required_argument, NULL, 'B' },
 		{ "status", required_argument, NULL, 's' },
 		{ "ack", required_argument, NULL, 'k' },
@@ -183,6 +188,9 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 			if (strlen(optarg) >= sizeof(o->uio))
 				return bad("--uio %s: too long", optarg);
 			strcpy(o->uio, optarg);
+			break;
+		case 'v':
+			o->vfio = optarg;
 			break;
 		case 'B':
 			if ((bar = number(optarg, 5)) < 0)
@@ -259,7 +267,9 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 		return bad("%s", "--active-low and --debounce go with --gpio");
 	if (!o->i2c)
 		return bad("%s", "--i2c BUS is required: the bus of the chip holding the button's level");
-	if (!o->profile && !o->uio[0])
+	if (o->uio[0] && o->vfio)
+		return bad("%s", "--uio and --vfio: one device, please");
+	if (!o->profile && !o->uio[0] && !o->vfio)
 		o->profile = "edu";
 	if (o->profile) {
 		for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
@@ -272,14 +282,14 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 		o->ack_off = prof->ack_off;
 	}
 	if (!prof && (status < 0 || ack < 0))
-		return bad("%s", "--uio without a profile needs --status and --ack");
+		return bad("%s", "--uio or --vfio without a profile needs --status and --ack");
 	if (bar >= 0)
 		o->bar = (unsigned int)bar;
 	if (status >= 0)
 		o->status_off = (unsigned int)status;
 	if (ack >= 0)
 		o->ack_off = (unsigned int)ack;
-	if (!o->uio[0] && find_uio(prof, o->uio, sizeof(o->uio))) {
+	if (!o->uio[0] && !o->vfio && find_uio(prof, o->uio, sizeof(o->uio))) {
 		fprintf(stderr, PROG ": no UIO device for %s: bind it to a UIO driver, e.g.\n"
 			PROG ":   echo \"%04x %04x\" > /sys/bus/pci/drivers/uio_pci_generic/new_id\n",
 			prof->what, prof->vendor, prof->device);

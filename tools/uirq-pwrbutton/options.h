@@ -12,7 +12,8 @@ enum pwrbutton_output {
 };
 
 struct pwrbutton_opts {
-	char uio[64];		/* "/dev/uioN"; found by the profile's PCI id when not given */
+	char uio[64];		/* "/dev/uioN"; found by the profile's PCI id when neither it nor vfio is given */
+	const char *vfio;	/* a PCI device bound to vfio-pci (its address), or NULL */
 	const char *profile;	/* a built-in device profile, or NULL */
 	unsigned int bar;	/* the register window: PCI BAR or UIO map */
 	unsigned int status_off, ack_off;
