@@ -108,15 +108,20 @@ static void fini(void)
 }
 
 /* The report names the call, the line and the handler, and carries a trace. */
-static void assert_reported(const char *call, const char *kind)
+static void assert_reported_on(unsigned int on, const char *call, const char *kind)
 {
 	char want[128];
 
-	snprintf(want, sizeof(want), "genirq: %s(%u) called by ", call, irq);
+	snprintf(want, sizeof(want), "genirq: %s(%u) called by ", call, on);
 	assert_true(logged(want), "no \"%s\" in:\n%s", want, log_text);
-	snprintf(want, sizeof(want), "a %s of irq %u: it would wait for itself", kind, irq);
+	snprintf(want, sizeof(want), "a %s of irq %u: it would wait for itself", kind, on);
 	assert_true(logged(want), "no \"%s\" in:\n%s", want, log_text);
 	assert_true(logged("Call Trace:"));
+}
+
+static void assert_reported(const char *call, const char *kind)
+{
+	assert_reported_on(irq, call, kind);
 }
 
 /* A second request of the line is served: the line is usable after all. */
@@ -205,4 +210,54 @@ UIRQ_TEST(selfwait, primary_frees_its_own_line, .init = setup, .fini = fini, .ti
 	assert_str_eq(freed_name, "self");
 	assert_line_serves_again();
 	assert_eq(atomic_load(&primaries), 1, "the freed primary never ran again");
+}
+
+/*
+ * A nested child (run in its parent's thread by handle_nested_irq) that
+ * frees itself: the parent's thread walks the child's action list, so the
+ * free is finished once that nested run is over.
+ */
+static unsigned int child;
+
+static uirq_irqreturn_t demux_thread(int i, void *dev)
+{
+	(void)i;
+	(void)dev;
+	uirq_handle_nested_irq(child);
+	return UIRQ_IRQ_HANDLED;
+}
+
+static uirq_irqreturn_t child_frees_itself(int i, void *dev)
+{
+	(void)i;
+	(void)dev;
+	if (atomic_fetch_add(&threads, 1) == 0) {
+		freed_name = uirq_free_irq(child, &child);
+		atomic_fetch_add(&calls_done, 1);
+	}
+	return UIRQ_IRQ_HANDLED;
+}
+
+UIRQ_TEST(selfwait, nested_child_frees_itself, .init = setup, .fini = fini, .timeout = 20)
+{
+	static struct uirq_irq_chip nest_chip = { .name = "NEST" };
+
+	child = (unsigned int)uirq_irq_alloc_descs(-1, 1, 1);
+	assert_gt(child, 0u);
+	uirq_irq_set_chip_and_handler_name(child, &nest_chip, NULL, "nested");
+	uirq_irq_set_nested_thread(child, true);
+	assert_eq(uirq_irq_set_parent(child, (int)irq), 0);
+	assert_eq(uirq_request_threaded_irq(irq, NULL, demux_thread, UIRQF_ONESHOT, "demux", &line), 0);
+	assert_eq(uirq_request_threaded_irq(child, NULL, child_frees_itself, 0, "child", &child), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&calls_done) == 1, 2000), "free_irq() from the nested run did not return");
+	assert_reported_on(child, "free_irq", "handler thread");
+	assert_str_eq(freed_name, "child");
+	assert_false(uirq_irq_has_action(child));
+	assert_eq(uirq_request_threaded_irq(child, NULL, plain_thread, 0, "again", &irq), 0);
+	assert_eq(uirq_eventfd_line_raise(line), 0);
+	assert_true(WAIT_UNTIL(atomic_load(&threads) == 2, 2000), "the child serves a new request");
+	assert_str_eq(uirq_free_irq(child, &irq), "again");
+	assert_str_eq(uirq_free_irq(irq, &line), "demux");
+	uirq_irq_free_descs(child, 1);
 }
