@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The deterministic mode's synchronisation calls (sim.h): an emulated futex
+ * table (one queue in parking order, so wakes per address are FIFO),
+ * yield, and sleeps and timeouts on the virtual clock.  From a thread that
+ * is not a task each is the plain call, so code may use them either way.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim_internal.h"
+
+static int plain_wait(void *addr, unsigned int val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0) ? -errno : 0;
+}
+
+static int sim_wait(void *addr, unsigned int val, uint64_t ns)
+{
+	struct uirq_sim_task *me = uirq_sim_current;
+
+	if (!me) {
+		struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+
+		return plain_wait(addr, val, ns == NO_DEADLINE ? NULL : &ts);
+	}
+	if (uirq_sim.deadlocked)
+		return -EDEADLK;
+	if (__atomic_load_n((unsigned int *)addr, __ATOMIC_RELAXED) != val)
+		return -EAGAIN;
+	struct uirq_sim_task **p = &uirq_sim.qhead;
+
+	while (*p)
+		p = &(*p)->qnext;
+	*p = me;
+	me->qnext = NULL;
+	me->state = T_FUTEX;
+	me->addr = addr;
+	me->deadline = ns == NO_DEADLINE ? NO_DEADLINE :
+		       (ns > NO_DEADLINE - 1 - uirq_sim.now ? NO_DEADLINE - 1 : uirq_sim.now + ns);
+	me->wait_result = 0;
+	uirq_sim_schedule(me, UIRQ_SIM_R_WAIT);
+	return me->wait_result;
+}
+
+int uirq_sim_futex_wait(void *addr, unsigned int val)
+{
+	return sim_wait(addr, val, NO_DEADLINE);
+}
+
+int uirq_sim_futex_wait_timeout(void *addr, unsigned int val, uint64_t ns)
+{
+	return sim_wait(addr, val, ns == NO_DEADLINE ? NO_DEADLINE - 1 : ns);
+}
+
+int uirq_sim_futex_wake(void *addr, int nr)
+{
+	struct uirq_sim_task *me = uirq_sim_current;
+	int n = 0;
+
+	if (!me) {
+		long r = syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+
+		return r < 0 ? -errno : (int)r;
+	}
+	if (uirq_sim.deadlocked)
+		return 0;
+	for (struct uirq_sim_task *t = uirq_sim.qhead, *next; t && n < nr; t = next) {
+		next = t->qnext;
+		if (t->addr == addr) {
+			uirq_sim_make_runnable(t, 0);
+			n++;
+		}
+	}
+	uirq_sim_schedule(me, UIRQ_SIM_R_WAKE);
+	return n;
+}
+
+void uirq_sim_yield(void)
+{
+	struct uirq_sim_task *me = uirq_sim_current;
+
+	if (!me) {
+		sched_yield();
+		return;
+	}
+	if (!uirq_sim.deadlocked)
+		uirq_sim_schedule(me, UIRQ_SIM_R_YIELD);
+}
+
+void uirq_sim_sleep_ns(uint64_t ns)
+{
+	struct uirq_sim_task *me = uirq_sim_current;
+
+	if (!me) {
+		struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		return;
+	}
+	if (uirq_sim.deadlocked)
+		return;
+	me->state = T_SLEEP;
+	me->deadline = ns > NO_DEADLINE - 1 - uirq_sim.now ? NO_DEADLINE - 1 : uirq_sim.now + ns;
+	uirq_sim_schedule(me, UIRQ_SIM_R_SLEEP);
+}
+
+uint64_t uirq_sim_now_ns(void)
+{
+	return uirq_sim.now;
+}

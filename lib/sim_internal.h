@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* What the deterministic scheduler's files share (sim.c: tasks and decisions; sim_futex.c: waits, wakes, time). */
+#ifndef UIRQ_LIB_SIM_INTERNAL_H
+#define UIRQ_LIB_SIM_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "sim.h"
+
+#pragma GCC visibility push(hidden)
+
+#define NO_DEADLINE	UINT64_MAX
+#define MAX_DEPTH	64
+
+enum task_state { T_RUNNABLE, T_FUTEX, T_SLEEP, T_JOIN, T_EXITED };
+
+struct uirq_sim_task {
+	unsigned int id;
+	char name[32];
+	atomic_uint go;			/* 1: the token was given to this task */
+	enum task_state state;
+	void *addr;			/* futex word, or joined task (NULL: all) */
+	uint64_t deadline;
+	int wait_result;
+	struct uirq_sim_task *qnext;	/* the futex queue, in parking order */
+	uint64_t prio;			/* PCT */
+	pthread_t thread;
+	void *(*fn)(void *);
+	void *arg;
+	bool joined;
+};
+
+struct uirq_sim_state {
+	bool running, deadlocked, aborting;
+	enum uirq_sim_strategy strategy;
+	uint64_t rng, now, steps, low_prio;
+	uint64_t change[MAX_DEPTH];
+	unsigned int nchange;
+	struct uirq_sim_task **tasks, **cand;
+	size_t ntasks, cap, alive;
+	struct uirq_sim_task *qhead;
+	struct uirq_sim_step *trace;
+	size_t tlen, tcap;
+	uint64_t hash;
+	char report[8192];
+};
+
+/* The mode's state: only the task holding the token touches it. */
+extern struct uirq_sim_state uirq_sim;
+
+/* A synchronisation point: the caller, its state set, gives the token to the next task and waits for it back. */
+void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r);
+/* Out of the futex queue or timer, runnable; its wait returns result. */
+void uirq_sim_make_runnable(struct uirq_sim_task *t, int result);
+
+#pragma GCC visibility pop
+
+#endif
