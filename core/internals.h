@@ -237,8 +237,6 @@ void irq_self_thread(struct uirq_irqaction *action);
 bool irq_self_hard(struct uirq_irq_desc *desc);
 /* The caller's runs counted in desc->threads_active (its thread's run, nested runs). */
 int irq_self_runs(struct uirq_irq_desc *desc);
-/* The caller is action's handler thread. */
-bool irq_self_thread_is(const struct uirq_irqaction *action);
 /* A code address as "function+off [module]" or "addr [module+off]"; ret: a return address (fault.c). */
 void irq_format_ip(char *buf, size_t len, void *ip, bool ret);
 /* The report: call (e.g. "free_irq") on desc by one of its own handlers, with a backtrace. */

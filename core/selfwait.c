@@ -24,35 +24,52 @@
 
 #define SELF_DEPTH 8	/* deeper nesting is not tracked: such a wait is not caught */
 
+/* Descriptors a thread runs, innermost last. */
+struct self_stack {
+	struct uirq_irq_desc *desc[SELF_DEPTH];
+	unsigned int n;
+};
+
 static __thread struct {
-	struct uirq_irq_desc *hard[SELF_DEPTH];
-	struct uirq_irq_desc *nested[SELF_DEPTH];
-	unsigned int nr_hard, nr_nested;
+	struct self_stack hard, nested;
 	struct uirq_irqaction *thread;	/* this handler thread's action */
 } self;
 
+static void push(struct self_stack *st, struct uirq_irq_desc *desc)
+{
+	if (st->n < SELF_DEPTH)
+		st->desc[st->n] = desc;
+	st->n++;
+}
+
+/* How many times desc is on the stack (the tracked part of it). */
+static int count(const struct self_stack *st, const struct uirq_irq_desc *desc)
+{
+	int n = 0;
+
+	for (unsigned int i = 0; i < st->n && i < SELF_DEPTH; i++)
+		n += st->desc[i] == desc;
+	return n;
+}
+
 void irq_self_hard_enter(struct uirq_irq_desc *desc)
 {
-	if (self.nr_hard < SELF_DEPTH)
-		self.hard[self.nr_hard] = desc;
-	self.nr_hard++;
+	push(&self.hard, desc);
 }
 
 void irq_self_hard_exit(void)
 {
-	self.nr_hard--;
+	self.hard.n--;
 }
 
 void irq_self_nested_enter(struct uirq_irq_desc *desc)
 {
-	if (self.nr_nested < SELF_DEPTH)
-		self.nested[self.nr_nested] = desc;
-	self.nr_nested++;
+	push(&self.nested, desc);
 }
 
 void irq_self_nested_exit(void)
 {
-	self.nr_nested--;
+	self.nested.n--;
 }
 
 void irq_self_thread(struct uirq_irqaction *action)
@@ -62,27 +79,17 @@ void irq_self_thread(struct uirq_irqaction *action)
 
 bool irq_self_hard(struct uirq_irq_desc *desc)
 {
-	for (unsigned int i = 0; i < self.nr_hard && i < SELF_DEPTH; i++)
-		if (self.hard[i] == desc)
-			return true;
-	return false;
+	return count(&self.hard, desc) > 0;
 }
 
 int irq_self_runs(struct uirq_irq_desc *desc)
 {
-	int n = 0;
+	int n = count(&self.nested, desc);
 
-	for (unsigned int i = 0; i < self.nr_nested && i < SELF_DEPTH; i++)
-		n += self.nested[i] == desc;
 	if (self.thread && self.thread->irq == desc->irq_data.irq &&
 	    (atomic_load_explicit(&self.thread->thread_flags, memory_order_relaxed) & IRQTF_INRUN))
 		n++;
 	return n;
-}
-
-bool irq_self_thread_is(const struct uirq_irqaction *action)
-{
-	return action && self.thread == action;
 }
 
 void irq_self_wait_report(const char *call, struct uirq_irq_desc *desc)
