@@ -303,6 +303,11 @@ static int line_init(unsigned int irq, int fd, bool owned, const struct fd_line_
 
 	if (!valid_fd_type(type, ops->types))
 		return -EINVAL;
+	/* The ack reads in hard-irq context: whatever the fd, it must never block. */
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0))
+		return -errno;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
@@ -400,11 +405,6 @@ int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **ou
 		ret = check_eventfd(fd);
 		if (ret)
 			return ret;
-		int fl = fcntl(fd, F_GETFL);
-
-		/* The ack reads in hard-irq context: it must never block. */
-		if (!(fl & O_NONBLOCK) && fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-			return -errno;
 	}
 	ret = fd_line_new(fd, owned, &eventfd_ops, NULL, type, out);
 	if (ret < 0 && owned)

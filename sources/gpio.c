@@ -200,17 +200,8 @@ static int request_line(const char *path, const struct gpio_line *g)
 	if (ioctl(chip, GPIO_V2_GET_LINE_IOCTL, &req) < 0)
 		err = -errno;
 	close(chip);
-	if (err)
-		return err;
-	/* The ack reads in hard-irq context: it must never block.  (The kernel set O_CLOEXEC.) */
-	int fl = fcntl(req.fd, F_GETFL);
-
-	if (fl < 0 || fcntl(req.fd, F_SETFL, fl | O_NONBLOCK) < 0) {
-		err = -errno;
-		close(req.fd);
-		return err;
-	}
-	return req.fd;
+	/* fd_line_new() makes it non-blocking; the kernel set O_CLOEXEC. */
+	return err ? err : req.fd;
 }
 
 int uirq_gpio_line_create(const char *chip, unsigned int offset, unsigned int type, uint32_t debounce_us,
