@@ -192,6 +192,38 @@ static struct libevdev *open_output(struct daemon *d, int *fd)
  * every press and release arrives exactly once, in order, and SIGTERM
  * stops it cleanly; its stop line must contain stopped.
  */
+/*
+ * CYCLES presses and releases, each made by set(down, arg): each must
+ * arrive once and in order, and nothing more after them.
+ */
+static void expect_key_cycles(struct libevdev *ev, void (*set)(int down, void *arg), void *arg)
+{
+	for (int i = 0; i < CYCLES; i++) {
+		for (int down = 1; down >= 0; down--) {
+			set(down, arg);
+			int value = next_key(ev, 20000);
+
+			assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
+		}
+	}
+	assert_eq(next_key(ev, 500), -1, "an extra event");
+}
+
+struct edu_button {
+	int i2c;
+	struct daemon *d;
+	void (*raise)(struct daemon *d);
+};
+
+/* STS_PWON in i2c-stub, then edu's interrupt. */
+static void edu_set(int down, void *arg)
+{
+	struct edu_button *b = arg;
+
+	assert_eq(i2c_smbus_write_byte_data(b->i2c, STS_HW_CONDITIONS, down ? STS_PWON : 0), 0);
+	b->raise(b->d);
+}
+
 static void press_cycles(char *argv[], void (*raise)(struct daemon *d), const char *stopped)
 {
 	int i2c = stub_open(), evfd, status;
@@ -202,18 +234,7 @@ static void press_cycles(char *argv[], void (*raise)(struct daemon *d), const ch
 	spawn(&d, 0, argv);
 	assert_true(await_text(&d, "ready:", 60000), "no ready line; stdout: %s; stderr: %s", d.text, d.errtext);
 	ev = open_output(&d, &evfd);
-
-	for (int i = 0; i < CYCLES; i++) {
-		for (int down = 1; down >= 0; down--) {
-			assert_eq(i2c_smbus_write_byte_data(i2c, STS_HW_CONDITIONS, down ? STS_PWON : 0), 0);
-			raise(&d);
-			int value = next_key(ev, 20000);
-
-			assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
-		}
-	}
-	/* Nothing more: each press and release arrived exactly once. */
-	assert_eq(next_key(ev, 500), -1, "an extra event");
+	expect_key_cycles(ev, edu_set, &(struct edu_button){ .i2c = i2c, .d = &d, .raise = raise });
 
 	assert_eq(kill(d.pid, SIGTERM), 0);
 	status = finish(&d);
@@ -416,6 +437,13 @@ static void gpio_arg(char *buf, size_t len, unsigned int line)
 	assert_eq(vm_gpio_pull(line, 0), 0);	/* released */
 }
 
+/* gpio-sim's line 5 pulled up (pressed) or down. */
+static void gpio5_set(int down, void *arg)
+{
+	(void)arg;
+	assert_eq(vm_gpio_pull(5, down), 0);
+}
+
 /* A GPIO button: the line's edges are the interrupt and the key; every press and release once, in order. */
 UIRQ_TEST(vm_pwrbutton, gpio_presses_arrive_once_in_order, .timeout = 300)
 {
@@ -430,16 +458,7 @@ UIRQ_TEST(vm_pwrbutton, gpio_presses_arrive_once_in_order, .timeout = 300)
 	assert_true(await_text(&d, "ready:", 60000), "no ready line; stdout: %s", d.text);
 	assert_not_null(strstr(d.text, "line 5 (both edges, active high"), "%s", d.text);
 	ev = open_output(&d, &evfd);
-
-	for (int i = 0; i < CYCLES; i++) {
-		for (int down = 1; down >= 0; down--) {
-			assert_eq(vm_gpio_pull(5, down), 0);
-			int value = next_key(ev, 20000);
-
-			assert_eq(value, down, "cycle %d: got %d for a %s", i, value, down ? "press" : "release");
-		}
-	}
-	assert_eq(next_key(ev, 500), -1, "an extra event");
+	expect_key_cycles(ev, gpio5_set, NULL);
 
 	assert_eq(kill(d.pid, SIGTERM), 0);
 	status = finish(&d);
