@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: MIT
 /* The futex calls behind every sleeping lock and wait of uirq. */
+#include <errno.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "lib.h"
 #include "sim.h"
+
+int uirq_futex_wait_kernel(void *addr, unsigned int val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, timeout, NULL, 0) ? -errno : 0;
+}
+
+int uirq_futex_wake_kernel(void *addr, int nr)
+{
+	long r = syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+
+	return r < 0 ? -errno : (int)r;
+}
 
 /* A deterministic-mode task goes to the scheduler's futex table; everybody else to the kernel's. */
 void uirq_futex_wait(void *addr, unsigned int val)
@@ -14,7 +27,7 @@ void uirq_futex_wait(void *addr, unsigned int val)
 		uirq_sim_futex_wait(addr, val);
 		return;
 	}
-	syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+	uirq_futex_wait_kernel(addr, val, NULL);
 }
 
 void uirq_futex_wake(void *addr, int nr)
@@ -23,5 +36,5 @@ void uirq_futex_wake(void *addr, int nr)
 		uirq_sim_futex_wake(addr, nr);
 		return;
 	}
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+	uirq_futex_wake_kernel(addr, nr);
 }

@@ -13,9 +13,18 @@
 
 #pragma GCC visibility push(hidden)
 
+struct timespec;
+
 /* FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE on a 32-bit word; waits return on any wake or signal. */
 void uirq_futex_wait(void *addr, unsigned int val);
 void uirq_futex_wake(void *addr, int nr);
+/*
+ * The kernel's futex itself, never the deterministic scheduler's (which
+ * uses these for its own hand-offs): wait 0 or -errno (relative timeout,
+ * NULL for none); wake the number woken or -errno.
+ */
+int uirq_futex_wait_kernel(void *addr, unsigned int val, const struct timespec *timeout);
+int uirq_futex_wake_kernel(void *addr, int nr);
 
 /* Wait a little, escalating: pause, then sleep (never spin long: an RT thread would starve the one it waits for). */
 void uirq_backoff(unsigned int *round);

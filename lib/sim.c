@@ -9,16 +9,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/futex.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib.h"
 #include "sim_internal.h"
 
 struct uirq_sim_state uirq_sim;
@@ -72,22 +71,17 @@ static void log_step(struct uirq_sim_task *t, enum uirq_sim_reason r)
 	uirq_sim.tlen++;
 }
 
-static void raw_wake(void *addr, int nr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
-}
-
 static void give(struct uirq_sim_task *t)
 {
 	atomic_store_explicit(&t->go, 1, memory_order_release);
-	raw_wake(&t->go, 1);
+	uirq_futex_wake_kernel(&t->go, 1);
 }
 
 /* Block (really) until the token comes back; a deadlocked mode's stop ends the task here. */
 static void await_token(struct uirq_sim_task *me)
 {
 	while (!atomic_load_explicit(&me->go, memory_order_acquire))
-		syscall(SYS_futex, &me->go, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+		uirq_futex_wait_kernel(&me->go, 0, NULL);
 	atomic_store_explicit(&me->go, 0, memory_order_relaxed);
 	if (uirq_sim.aborting)
 		pthread_exit(NULL);

@@ -7,18 +7,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/futex.h>
 #include <sched.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "lib.h"
 #include "sim_internal.h"
-
-static int plain_wait(void *addr, unsigned int val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, addr, FUTEX_WAIT_PRIVATE, val, ts, NULL, 0) ? -errno : 0;
-}
 
 static int sim_wait(void *addr, unsigned int val, uint64_t ns)
 {
@@ -27,7 +21,7 @@ static int sim_wait(void *addr, unsigned int val, uint64_t ns)
 	if (!me) {
 		struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
 
-		return plain_wait(addr, val, ns == NO_DEADLINE ? NULL : &ts);
+		return uirq_futex_wait_kernel(addr, val, ns == NO_DEADLINE ? NULL : &ts);
 	}
 	if (uirq_sim.deadlocked)
 		return -EDEADLK;
@@ -63,11 +57,8 @@ int uirq_sim_futex_wake(void *addr, int nr)
 	struct uirq_sim_task *me = uirq_sim_current;
 	int n = 0;
 
-	if (!me) {
-		long r = syscall(SYS_futex, addr, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
-
-		return r < 0 ? -errno : (int)r;
-	}
+	if (!me)
+		return uirq_futex_wake_kernel(addr, nr);
 	if (uirq_sim.deadlocked)
 		return 0;
 	for (struct uirq_sim_task *t = uirq_sim.qhead, *next; t && n < nr; t = next) {
