@@ -105,6 +105,9 @@ static struct uirq_sim_task *task_new(const char *name)
 	t->deadline = NO_DEADLINE;
 	/* PCT's initial priorities lie above every priority a change point gives. */
 	t->prio = (1ull << 40) + (splitmix64() >> 24);
+	uirq_sim.names = xrealloc(uirq_sim.names, (uirq_sim.ntasks + 1) * sizeof(*uirq_sim.names));
+	memcpy(uirq_sim.names[uirq_sim.ntasks], t->name, sizeof(t->name));
+	uirq_sim.nnames = uirq_sim.ntasks + 1;
 	uirq_sim.tasks[uirq_sim.ntasks++] = t;
 	uirq_sim.alive++;
 	return t;
@@ -258,6 +261,7 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	if (strategy == UIRQ_SIM_PCT && (pct_depth < 1 || pct_depth > MAX_DEPTH || pct_depth - 1 > pct_horizon))
 		return -EINVAL;
 	free(uirq_sim.trace);
+	free(uirq_sim.names);
 	memset(&uirq_sim, 0, sizeof(uirq_sim));
 	uirq_sim.rng = seed;
 	uirq_sim.strategy = strategy;
@@ -321,6 +325,7 @@ int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr,
 	err = pthread_create(&t->thread, attr, trampoline, t);
 	if (err) {
 		uirq_sim.ntasks--;
+		uirq_sim.nnames--;
 		uirq_sim.alive--;
 		free(t);
 		return err;
@@ -406,4 +411,14 @@ const struct uirq_sim_step *uirq_sim_trace(void)
 const char *uirq_sim_report(void)
 {
 	return uirq_sim.report;
+}
+
+bool uirq_sim_running(void)
+{
+	return uirq_sim.running;
+}
+
+const char *uirq_sim_task_name(unsigned int id)
+{
+	return id < uirq_sim.nnames ? uirq_sim.names[id] : NULL;
 }

@@ -44,6 +44,9 @@ struct uirq_sim_state {
 	size_t tlen, tcap;
 	uint64_t hash;
 	char report[8192];
+	/* Every task's name, kept past the stop (uirq_sim_task_name()). */
+	char (*names)[32];
+	size_t nnames;
 };
 
 /* The mode's state: only the task holding the token touches it. */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uirq's deterministic mode: every uirq task - the CPUs, handler threads,
+ * the hung-task watchdog, and the caller's threads made with
+ * uirq_sim_thread_create() - runs one at a time under one scheduler.
+ * Control changes hands only at synchronisation points uirq owns (futex
+ * waits and wakes behind its mutexes and waits, contended spin loops,
+ * sleeps, thread start, exit and join, raising a line), time is virtual,
+ * and the next task is drawn from a PRNG seeded by the caller: one seed
+ * replays one interleaving bit for bit.
+ *
+ * One mode per process, started and stopped by the same thread (task 0).
+ * Threads that are not tasks are not scheduled: they must not raise lines
+ * or take uirq locks shared with tasks while the mode runs.  Real back ends
+ * (UIO, VFIO, GPIO, i2c-dev, uinput, fd lines) are refused with -EOPNOTSUPP.
+ */
+#ifndef UIRQ_SIM_H
+#define UIRQ_SIM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum uirq_sim_strategy {
+	UIRQ_SIM_RANDOM,	/* uniform among the runnable tasks */
+	UIRQ_SIM_PCT,		/* probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010) */
+};
+
+enum uirq_sim_status {
+	UIRQ_SIM_OK,
+	UIRQ_SIM_DEADLOCK,	/* every task blocked and no timer pending */
+};
+
+/*
+ * Begin the mode on the calling thread, which becomes task 0 ("main").
+ * pct_depth is PCT's d (bugs of depth d are found with probability at least
+ * 1/(n k^(d-1)) for n tasks and k steps); ignored by UIRQ_SIM_RANDOM.
+ * 0; -EBUSY when the mode already runs; -EINVAL for a depth out of 1..64.
+ */
+int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int pct_depth);
+/* PCT's horizon k: change points are drawn among steps 1..k (default 1000); call before the start. */
+void uirq_sim_set_pct_horizon(uint64_t steps);
+/*
+ * From task 0: wait (scheduled) until every other task has ended, join
+ * them, and end the mode.  On a deadlock the tasks still blocked are ended
+ * where they wait (their cleanup does not run) and uirq_sim_report()
+ * describes what each waited on.  The hash, the step count and the clock
+ * stay readable until the next start.
+ */
+enum uirq_sim_status uirq_sim_stop(void);
+/* Between a start and its stop. */
+bool uirq_sim_running(void);
+
+/* pthread_create() of a task, named (NULL: "taskN"); from a thread that is not a task, pthread_create(). */
+int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg,
+			   const char *name);
+/* pthread_join() of a task, waiting under the scheduler; from a thread that is not a task, pthread_join(). */
+int uirq_sim_thread_join(pthread_t thread, void **ret);
+
+/* A scheduling point (from a thread that is not a task, sched_yield()). */
+void uirq_sim_yield(void);
+/* Sleep in virtual time: costs no wall time (from a thread that is not a task, nanosleep()). */
+void uirq_sim_sleep_ns(uint64_t ns);
+/* The virtual clock, in ns since the start. */
+uint64_t uirq_sim_now_ns(void);
+
+/* The calling thread's task id, or -1 when it is not a task. */
+int uirq_sim_task_id(void);
+/* A task's name, or NULL when there is no such task in the mode (running or last run). */
+const char *uirq_sim_task_name(unsigned int id);
+/* FNV-1a (64-bit) over every scheduling decision since the start, and their count. */
+uint64_t uirq_sim_trace_hash(void);
+size_t uirq_sim_trace_len(void);
+/* The deadlock's description (one line per task: id, name, state, what it waits on), or "". */
+const char *uirq_sim_report(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
