@@ -74,12 +74,10 @@ static __thread int this_cpu = -1;
 /* The line whose flow this CPU runs for a software resend (resend.c), or NULL. */
 static __thread struct uirq_irq_desc *resending;
 
+/* uirq's clock: virtual for the deterministic mode's tasks (lib/clock.c). */
 static inline uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return uirq_sim_clock_ns();
 }
 
 static inline void cpu_relax(void)
@@ -193,10 +191,25 @@ static void ring(struct uirq_cpu *c)
 		uirq_printk("uirq: cpu%u doorbell: %s\n", c->index, strerror(errno));
 }
 
+/*
+ * In the deterministic mode a CPU is a task that sleeps in the scheduler's
+ * futex table on its sleeping word instead of in epoll_wait(): the
+ * scheduler cannot see a system call.  Ring it there.
+ */
+static void ring_sim(struct uirq_cpu *c)
+{
+	atomic_store(&c->sleeping, 0);
+	uirq_futex_wake(&c->sleeping, 1);
+}
+
 /* Wake the CPU if (and only if) it announced it is going to sleep. */
 static inline void kick_cpu(struct uirq_cpu *c)
 {
 	if (atomic_load(&c->sleeping) && atomic_exchange(&c->sleeping, 0)) {
+		if (uirq_sim_current) {
+			uirq_futex_wake(&c->sleeping, 1);
+			return;
+		}
 		atomic_store_explicit(&c->rung_at, now_ns(), memory_order_relaxed);
 		atomic_store_explicit(&c->rung_core, sched_getcpu(), memory_order_relaxed);
 		ring(c);
@@ -209,6 +222,8 @@ int uirq_irq_raise(unsigned int irq)
 
 	if (!desc)
 		return -EINVAL;
+	if (__builtin_expect(uirq_sim_on, 0) && !uirq_sim_current)
+		uirq_sim_foreign("raises irq", irq);
 	struct uirq_cpu *c = &cpus[atomic_load_explicit(&desc->cpu, memory_order_relaxed)];
 
 	/* Both lines the CPU wrote last: fetch them for writing at once, not one after the other. */
@@ -227,6 +242,9 @@ int uirq_irq_raise(unsigned int irq)
 	} while (!atomic_compare_exchange_weak(&c->head, &old, desc));
 	/* A running or polling CPU finds it without a system call. */
 	kick_cpu(c);
+	/* Raising a line is a scheduling point of the deterministic mode: the CPU may take it now. */
+	if (__builtin_expect(uirq_sim_current != NULL, 0))
+		uirq_sim_yield();
 	return 0;
 }
 
@@ -640,6 +658,15 @@ static void *cpu_thread(void *arg)
 			atomic_store(&c->sleeping, 0);
 			continue;
 		}
+		if (uirq_sim_current) {
+			/* The deterministic mode's idle: no fds (refused there), no polling; ring_sim() wakes it. */
+			if (timeout < 0)
+				uirq_futex_wait(&c->sleeping, 1);
+			else
+				uirq_futex_wait_timeout(&c->sleeping, 1, (uint64_t)timeout * 1000000u);
+			atomic_store(&c->sleeping, 0);
+			continue;
+		}
 		uint64_t slept = now_ns();
 		int n = epoll_wait(c->epfd, evs, 32, timeout);
 
@@ -668,6 +695,14 @@ static void *cpu_thread(void *arg)
 }
 
 /* ---- start and stop ---- */
+
+static void wake_to_stop(struct uirq_cpu *c)
+{
+	if (uirq_sim_current)
+		ring_sim(c);
+	else
+		ring(c);
+}
 
 
 static void rehome(struct uirq_irq_desc *desc, void *arg)
@@ -804,7 +839,10 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 			uirq_process_cpus(&set);
 		}
 		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		int err = pthread_create(&c->thread, &attr, cpu_thread, c);
+		char name[16];
+
+		snprintf(name, sizeof(name), "uirq/cpu%u", started);
+		int err = uirq_sim_thread_create(&c->thread, &attr, cpu_thread, c, name);
 
 		pthread_attr_destroy(&attr);
 		if (err) {
@@ -815,8 +853,8 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg)
 	if (ret) {
 		for (unsigned int i = 0; i < started; i++) {
 			atomic_store(&cpus[i].stop, true);
-			ring(&cpus[i]);
-			pthread_join(cpus[i].thread, NULL);
+			wake_to_stop(&cpus[i]);
+			uirq_sim_thread_join(cpus[i].thread, NULL);
 		}
 		nr_configured = 0;
 		pthread_mutex_unlock(&cpus_lock);
@@ -839,10 +877,10 @@ void uirq_cpus_stop(void)
 
 	for (unsigned int i = 0; i < n; i++) {
 		atomic_store(&cpus[i].stop, true);
-		ring(&cpus[i]);
+		wake_to_stop(&cpus[i]);
 	}
 	for (unsigned int i = 0; i < n; i++)
-		pthread_join(cpus[i].thread, NULL);
+		uirq_sim_thread_join(cpus[i].thread, NULL);
 	atomic_store(&nr_running, 0);
 	pthread_mutex_unlock(&cpus_lock);
 }

@@ -30,11 +30,13 @@ static bool cpus_on, running;
 static pthread_t watchdog;
 static atomic_uint deadline_ms;
 
-/* The watchdog's sleep: stop and deadline changes wake it. */
-static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wait_cond;
-static pthread_once_t cond_once = PTHREAD_ONCE_INIT;
-static bool stop;
+/*
+ * The watchdog's sleep, a futex wait on a word that stop and deadline
+ * changes bump: uirq's own wait, so the deterministic mode schedules it
+ * and times it on the virtual clock.
+ */
+static atomic_uint wake_word;
+static atomic_bool stop;
 
 struct hung_note {
 	unsigned int irq;
@@ -52,14 +54,10 @@ struct hung_scan {
 	struct hung_note notes[HUNG_NOTES];
 };
 
-static void cond_init(void)
+static void wake_watchdog(void)
 {
-	pthread_condattr_t attr;
-
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&wait_cond, &attr);
-	pthread_condattr_destroy(&attr);
+	atomic_fetch_add(&wake_word, 1);
+	uirq_futex_wake(&wake_word, 1);
 }
 
 /* desc->lock held: the action cannot be freed under us. */
@@ -139,22 +137,12 @@ static void *watchdog_fn(void *arg)
 	for (;;) {
 		unsigned int d = atomic_load(&deadline_ms);
 		unsigned int period = d / 4 < 5 ? 5 : d / 4 > 1000 ? 1000 : d / 4;
-		struct timespec ts;
-		bool quit;
+		unsigned int word = atomic_load(&wake_word);
 
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += period / 1000;
-		ts.tv_nsec += (long)(period % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_mutex_lock(&wait_lock);
-		if (!stop)
-			pthread_cond_timedwait(&wait_cond, &wait_lock, &ts);
-		quit = stop;
-		pthread_mutex_unlock(&wait_lock);
-		if (quit)
+		if (atomic_load(&stop))
+			break;
+		uirq_futex_wait_timeout(&wake_word, word, (uint64_t)period * 1000000u);
+		if (atomic_load(&stop))
 			break;
 		d = atomic_load(&deadline_ms);
 		if (!d)
@@ -176,9 +164,8 @@ static int start_locked(void)
 
 	if (running || !cpus_on || !atomic_load(&deadline_ms))
 		return 0;
-	pthread_once(&cond_once, cond_init);
-	stop = false;
-	err = pthread_create(&watchdog, NULL, watchdog_fn, NULL);
+	atomic_store(&stop, false);
+	err = uirq_sim_thread_create(&watchdog, NULL, watchdog_fn, NULL, WATCHDOG_NAME);
 	if (err)
 		return -err;
 	/* Named from here too: it is there by name once the call returns. */
@@ -192,11 +179,9 @@ static void stop_locked(void)
 {
 	if (!running)
 		return;
-	pthread_mutex_lock(&wait_lock);
-	stop = true;
-	pthread_cond_signal(&wait_cond);
-	pthread_mutex_unlock(&wait_lock);
-	pthread_join(watchdog, NULL);
+	atomic_store(&stop, true);
+	wake_watchdog();
+	uirq_sim_thread_join(watchdog, NULL);
 	running = false;
 }
 
@@ -210,9 +195,7 @@ int uirq_irq_set_thread_deadline_ms(unsigned int ms)
 		stop_locked();
 	} else if (running) {
 		/* A new period from now. */
-		pthread_mutex_lock(&wait_lock);
-		pthread_cond_signal(&wait_cond);
-		pthread_mutex_unlock(&wait_lock);
+		wake_watchdog();
 	} else {
 		ret = start_locked();
 	}

@@ -21,6 +21,7 @@
 #include "uirq/mutex.h"
 #include "uirq/spinlock.h"
 #include "../lib/lib.h"
+#include "../lib/sim.h"
 
 /*
  * Everything declared below is shared between the files of core/ and no

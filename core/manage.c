@@ -294,13 +294,22 @@ static void irq_thread_check_affinity(struct uirq_irq_desc *desc, struct uirq_ir
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
-static void set_thread_name(struct uirq_irqaction *action, bool secondary)
+/* "irq/N-name", or "irq/N-s-name" for a forced secondary's thread, cut to TASK_COMM_LEN. */
+static void thread_comm(const struct uirq_irqaction *action, char name[static 16])
 {
-	char name[64];
+	char buf[64];
 
-	snprintf(name, sizeof(name), secondary ? "irq/%u-s-%s" : "irq/%u-%s", action->irq,
-		 action->name ? action->name : "");
+	snprintf(buf, sizeof(buf), action->handler == irq_forced_secondary_handler ? "irq/%u-s-%s" : "irq/%u-%s",
+		 action->irq, action->name ? action->name : "");
+	memcpy(name, buf, 15);
 	name[15] = '\0';	/* TASK_COMM_LEN */
+}
+
+static void set_thread_name(struct uirq_irqaction *action)
+{
+	char name[16];
+
+	thread_comm(action, name);
 	pthread_setname_np(pthread_self(), name);
 }
 
@@ -454,7 +463,6 @@ static void *irq_thread(void *arg)
 {
 	struct uirq_irqaction *action = arg;
 	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
-	bool secondary = action->handler == irq_forced_secondary_handler;
 	uirq_irqreturn_t (*handler_fn)(struct uirq_irq_desc *, struct uirq_irqaction *);
 	unsigned int seq = 0;
 
@@ -463,7 +471,7 @@ static void *irq_thread(void *arg)
 	action->tid = (pid_t)syscall(SYS_gettid);
 	irq_self_thread(action);
 	irq_fault_thread_init(IRQ_FAULT_THREAD);
-	set_thread_name(action, secondary);
+	set_thread_name(action);
 	set_thread_fifo(action);
 	uirq_set_irq_thread(true);
 	irq_thread_check_affinity(desc, action);
@@ -494,8 +502,11 @@ static int setup_irq_thread(struct uirq_irqaction *action)
 {
 	int err;
 
+	char name[16];
+
 	atomic_store(&action->thread_flags, atomic_load(&action->thread_flags) | IRQTF_AFFINITY);
-	err = pthread_create(&action->thread, NULL, irq_thread, action);
+	thread_comm(action, name);
+	err = uirq_sim_thread_create(&action->thread, NULL, irq_thread, action, name);
 	if (err)
 		return err == EAGAIN ? -EAGAIN : -ENOMEM;
 	action->has_thread = true;
@@ -522,7 +533,7 @@ static void stop_irq_thread(struct uirq_irqaction *action)
 		return;
 	atomic_fetch_or(&action->thread_flags, IRQTF_STOP);
 	uirq_futex_wake(&action->thread_flags, INT_MAX);
-	pthread_join(action->thread, NULL);
+	uirq_sim_thread_join(action->thread, NULL);
 	action->has_thread = false;
 }
 
@@ -649,7 +660,7 @@ static int free_irq_deferred(struct uirq_irq_desc *desc, struct uirq_irqaction *
 	pthread_mutex_unlock(&deferred_lock);
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, deferred_free_fn, w);
+	err = uirq_sim_thread_create(&t, &attr, deferred_free_fn, w, "irq/free");
 	pthread_attr_destroy(&attr);
 	if (err)
 		deferred_free_done(w);

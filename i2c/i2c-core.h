@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "uirq/i2c.h"
+#include "uirq/sim.h"
 
 /* Counters are read by other threads while a transfer updates them. */
 static inline void i2c_stat_add(uint64_t *counter, uint64_t n)
@@ -15,12 +16,10 @@ static inline void i2c_stat_add(uint64_t *counter, uint64_t n)
 	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
 }
 
+/* uirq's clock (virtual in the deterministic mode). */
 static inline uint64_t i2c_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return uirq_sim_clock_ns();
 }
 
 /* One attempt at a transfer through the adapter's hook (bus lock held): num or -errno. */

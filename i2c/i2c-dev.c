@@ -6,6 +6,7 @@
  * settings are per open file, so they are changed only under the bus lock
  * and only when a transaction needs another value.
  */
+#include "../lib/sim.h"
 #include "i2c-core.h"
 
 #include <dirent.h>
@@ -229,6 +230,9 @@ int uirq_i2c_dev_open(const char *which, struct uirq_i2c_adapter **out)
 
 	if (!which || !which[0] || !out)
 		return -EINVAL;
+	ret = uirq_sim_refuse("i2c-dev");
+	if (ret)
+		return ret;
 	ret = resolve(which, path, sizeof(path));
 	if (ret)
 		return ret;

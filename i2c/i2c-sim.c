@@ -58,12 +58,10 @@ static bool speed_valid(unsigned long hz)
 	return hz > 0 && hz <= UIRQ_I2C_SPEED_HS;
 }
 
+/* On uirq's clock: modelled wire time costs no wall time in the deterministic mode. */
 static void sleep_until(uint64_t ns)
 {
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
+	uirq_sim_sleep_until_ns(ns);
 }
 
 /* The register a transfer touches at addr: its first write's first byte, else the pointer. */

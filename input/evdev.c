@@ -18,12 +18,15 @@
 #include "input-core.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "uirq/might_sleep.h"
+#include "../lib/lib.h"
 
 #define BUF_MASK (UIRQ_INPUT_CLIENT_BUFSIZE - 1)
 _Static_assert((UIRQ_INPUT_CLIENT_BUFSIZE & BUF_MASK) == 0, "the client ring size is a power of two");
@@ -31,6 +34,12 @@ _Static_assert((UIRQ_INPUT_CLIENT_BUFSIZE & BUF_MASK) == 0, "the client ring siz
 struct uirq_input_client {
 	struct uirq_input_handle handle;	/* its link to the device */
 	int efd;
+	/*
+	 * The deterministic mode's readers wait on this word instead of the
+	 * eventfd (the scheduler cannot see poll()): bumped and woken as the
+	 * eventfd is set.
+	 */
+	atomic_uint ready_seq;
 
 	uirq_spinlock_t buffer_lock;		/* everything below */
 	unsigned int head, tail, packet_head;	/* packet_head: end of the last whole frame */
@@ -55,6 +64,10 @@ static void sync_ready(struct uirq_input_client *c)
 	else
 		(void)!eventfd_read(c->efd, &v);
 	c->ready = want;
+	if (want && uirq_sim_running()) {
+		atomic_fetch_add(&c->ready_seq, 1);
+		uirq_futex_wake(&c->ready_seq, INT_MAX);
+	}
 }
 
 static void push(struct uirq_input_client *c, const struct uirq_input_event *ev)
@@ -191,10 +204,15 @@ int uirq_input_read(struct uirq_input_client *client, struct uirq_input_event *e
 		uirq_might_sleep();
 	for (;;) {
 		struct pollfd pfd = { .fd = client->efd, .events = POLLIN };
+		unsigned int seq = atomic_load(&client->ready_seq);
 
 		ret = fetch(client, ev, max);
 		if (ret != -EAGAIN || (flags & UIRQ_INPUT_NONBLOCK))
 			return ret;
+		if (uirq_sim_task_id() >= 0) {
+			uirq_futex_wait(&client->ready_seq, seq);
+			continue;
+		}
 		/* Level-triggered: a frame that landed before this poll is not missed. */
 		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
 			return -errno;
@@ -234,7 +252,8 @@ int uirq_input_client_set_clock(struct uirq_input_client *client, clockid_t clk)
 			struct timespec now;
 			struct uirq_input_event drop = { .type = EV_SYN, .code = SYN_DROPPED };
 
-			clock_gettime(clk, &now);
+			if (!input_sim_stamp(&now))
+				clock_gettime(clk, &now);
 			drop.time = to_timeval(&now);
 			client->head = client->packet_head = client->tail;
 			push(client, &drop);

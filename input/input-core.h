@@ -4,6 +4,7 @@
 #define UIRQ_INPUT_CORE_H
 
 #include "uirq/input.h"
+#include "uirq/sim.h"
 
 enum { INPUT_ALLOCATED, INPUT_REGISTERED, INPUT_GONE };
 enum { INPUT_CLK_MONO, INPUT_CLK_REAL, INPUT_CLK_BOOT, INPUT_CLK_MAX };
@@ -25,5 +26,16 @@ void input_close_device(struct uirq_input_dev *dev, void (*unlink)(struct uirq_i
  * clock next to it.  Outside the layer it is the CLOCK_MONOTONIC time.
  */
 _Static_assert(INPUT_CLK_MONO == 0, "the monotonic stamp leads the frame's stamps");
+
+/* A task of the deterministic mode reads every clock as the virtual one (stamps replay): true and *ts set. */
+static inline bool input_sim_stamp(struct timespec *ts)
+{
+	if (uirq_sim_task_id() < 0)
+		return false;
+	uint64_t t = uirq_sim_clock_ns();
+
+	*ts = (struct timespec){ .tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u) };
+	return true;
+}
 
 #endif

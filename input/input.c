@@ -247,6 +247,13 @@ static int disposition(struct uirq_input_dev *dev, unsigned int type, unsigned i
 
 static void take_stamp(struct uirq_input_dev *dev)
 {
+	struct timespec ts;
+
+	if (input_sim_stamp(&ts)) {
+		dev->stamp[INPUT_CLK_MONO] = dev->stamp[INPUT_CLK_REAL] = dev->stamp[INPUT_CLK_BOOT] = ts;
+		dev->stamp_valid = true;
+		return;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &dev->stamp[INPUT_CLK_MONO]);
 	clock_gettime(CLOCK_REALTIME, &dev->stamp[INPUT_CLK_REAL]);
 	clock_gettime(CLOCK_BOOTTIME, &dev->stamp[INPUT_CLK_BOOT]);

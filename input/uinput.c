@@ -7,6 +7,7 @@
  * write(2) that the kernel's uinput never blocks, which is what lets a
  * hard-irq handler report through the bridge.
  */
+#include "../lib/sim.h"
 #include "input-core.h"
 
 #include <errno.h>
@@ -100,6 +101,9 @@ int uirq_uinput_create(struct uirq_input_dev *dev, struct uirq_uinput **out)
 
 	if (!dev || !out)
 		return -EINVAL;
+	ret = uirq_sim_refuse("uinput");
+	if (ret)
+		return ret;
 	/* The capability bits are final only once the device is registered. */
 	uirq_spin_lock_irqsave(&dev->event_lock, flags);
 	state = dev->state;

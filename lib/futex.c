@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The futex calls behind every sleeping lock and wait of uirq. */
 #include <errno.h>
+#include <time.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -37,4 +38,13 @@ void uirq_futex_wake(void *addr, int nr)
 		return;
 	}
 	uirq_futex_wake_kernel(addr, nr);
+}
+
+int uirq_futex_wait_timeout(void *addr, unsigned int val, uint64_t ns)
+{
+	if (__builtin_expect(uirq_sim_current != NULL, 0))
+		return uirq_sim_futex_wait_timeout(addr, val, ns) == -ETIMEDOUT ? -ETIMEDOUT : 0;
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+
+	return uirq_futex_wait_kernel(addr, val, &ts) == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }

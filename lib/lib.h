@@ -10,6 +10,7 @@
 #define UIRQ_LIB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #pragma GCC visibility push(hidden)
 
@@ -18,6 +19,8 @@ struct timespec;
 /* FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE on a 32-bit word; waits return on any wake or signal. */
 void uirq_futex_wait(void *addr, unsigned int val);
 void uirq_futex_wake(void *addr, int nr);
+/* The same wait bounded by a relative timeout (ns): 0 woken (or signal, or *addr != val), -ETIMEDOUT. */
+int uirq_futex_wait_timeout(void *addr, unsigned int val, uint64_t ns);
 /*
  * The kernel's futex itself, never the deterministic scheduler's (which
  * uses these for its own hand-offs): wait 0 or -errno (relative timeout,
@@ -29,7 +32,7 @@ int uirq_futex_wake_kernel(void *addr, int nr);
 /* Wait a little, escalating: pause, then sleep (never spin long: an RT thread would starve the one it waits for). */
 void uirq_backoff(unsigned int *round);
 
-/* Milliseconds since an arbitrary start (jiffies at HZ=1000). */
+/* Milliseconds since an arbitrary start (jiffies at HZ=1000), on uirq_sim_clock_ns(). */
 unsigned long uirq_jiffies(void);
 
 /* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */

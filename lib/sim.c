@@ -21,7 +21,10 @@
 #include "sim_internal.h"
 
 struct uirq_sim_state uirq_sim;
+bool uirq_sim_on;
 static uint64_t pct_horizon = 1000;
+static void (*deadlock_fn)(const char *, void *);
+static void *deadlock_arg;
 
 __thread struct uirq_sim_task *uirq_sim_current __attribute__((tls_model("initial-exec")));
 
@@ -230,6 +233,8 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	if (!next) {
 		/* Deadlock: describe it, and hand task 0 back with -EDEADLK to stop the mode. */
 		describe();
+		if (deadlock_fn)
+			deadlock_fn(uirq_sim.report, deadlock_arg);
 		uirq_sim.deadlocked = true;
 		next = uirq_sim.tasks[0];
 		uirq_sim_make_runnable(next, -EDEADLK);
@@ -247,6 +252,12 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 int uirq_sim_task_id(void)
 {
 	return uirq_sim_current ? (int)uirq_sim_current->id : -1;
+}
+
+void uirq_sim_set_deadlock_handler(void (*fn)(const char *report, void *arg), void *arg)
+{
+	deadlock_fn = fn;
+	deadlock_arg = arg;
 }
 
 void uirq_sim_set_pct_horizon(uint64_t steps)
@@ -283,6 +294,7 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	t0->joined = true;
 	uirq_sim_current = t0;
 	uirq_sim.running = true;
+	uirq_sim_on = true;
 	log_step(t0, UIRQ_SIM_R_START);
 	return 0;
 }
@@ -319,9 +331,14 @@ int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr,
 		return pthread_create(thread, attr, fn, arg);
 	if (uirq_sim.deadlocked)
 		return EAGAIN;
+	int detached = PTHREAD_CREATE_JOINABLE;
+
+	if (attr)
+		pthread_attr_getdetachstate(attr, &detached);
 	t = task_new(name);
 	t->fn = fn;
 	t->arg = arg;
+	t->joined = detached == PTHREAD_CREATE_DETACHED;	/* nobody joins it, the stop neither */
 	err = pthread_create(&t->thread, attr, trampoline, t);
 	if (err) {
 		uirq_sim.ntasks--;
@@ -389,6 +406,7 @@ enum uirq_sim_status uirq_sim_stop(void)
 	uirq_sim.ntasks = 0;
 	uirq_sim.qhead = NULL;
 	uirq_sim.running = false;
+	uirq_sim_on = false;
 	uirq_sim_current = NULL;
 	return st;
 }
@@ -415,7 +433,27 @@ const char *uirq_sim_report(void)
 
 bool uirq_sim_running(void)
 {
-	return uirq_sim.running;
+	return uirq_sim_on;
+}
+
+int uirq_sim_refuse(const char *what)
+{
+	if (!uirq_sim_on)
+		return 0;
+	fprintf(stderr, "uirq sim: %s: a real back end is not deterministic, refused in the deterministic mode\n",
+		what);
+	return -EOPNOTSUPP;
+}
+
+void uirq_sim_foreign(const char *what, unsigned int n)
+{
+	char name[16] = "?";
+
+	pthread_getname_np(pthread_self(), name, sizeof(name));
+	fprintf(stderr, "uirq sim: thread %d '%s' %s %u but is not a task of the deterministic mode: "
+		"the scheduler cannot order it, so the run would not replay (create it with "
+		"uirq_sim_thread_create() from a task)\n", (int)gettid(), name, what, n);
+	abort();
 }
 
 const char *uirq_sim_task_name(unsigned int id)

@@ -42,6 +42,22 @@ int uirq_sim_futex_wake(void *addr, int nr);
 
 const struct uirq_sim_step *uirq_sim_trace(void);
 
+/* The mode runs (uirq_sim_running(), as a variable for the hot paths that check it). */
+extern bool uirq_sim_on;
+/*
+ * A thread that is not a task did what only a task may do while the mode
+ * runs (raise a line, what names it, n its number): the scheduler cannot
+ * order it, so the run would not replay.  Says so, naming the thread, and
+ * aborts.
+ */
+__attribute__((noreturn)) void uirq_sim_foreign(const char *what, unsigned int n);
+/*
+ * A back end the scheduler cannot order (a real device's fd, a kernel
+ * interface another process writes): -EOPNOTSUPP, said on stderr, while
+ * the mode runs; 0 otherwise.
+ */
+int uirq_sim_refuse(const char *what);
+
 /*
  * The current task (NULL outside the mode), read by uirq_futex_*() on every
  * call: initial-exec so the read is one %fs-relative load, not a

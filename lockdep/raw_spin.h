@@ -5,12 +5,20 @@
 
 #include <sched.h>
 
+#include "../lib/sim.h"
+
 static inline void uirq_cpu_relax(unsigned int *spins)
 {
 	/*
 	 * A user-space lock holder can be preempted, unlike in the kernel:
 	 * after a while give the CPU away instead of burning the time slice.
+	 * A task of the deterministic mode gives it at once: the holder is
+	 * not running, and only the scheduler can run it.
 	 */
+	if (uirq_sim_current) {
+		uirq_sim_yield();
+		return;
+	}
 	if (++*spins < 1000)
 		__builtin_ia32_pause();
 	else

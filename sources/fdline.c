@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/sim.h"
 #include "uirq/irq.h"
 #include "uirq/sources.h"
 
@@ -303,6 +304,10 @@ static int line_init(unsigned int irq, int fd, bool owned, const struct fd_line_
 
 	if (!valid_fd_type(type, ops->types))
 		return -EINVAL;
+	/* The scheduler cannot see an fd become readable: no fd line replays. */
+	ret = uirq_sim_refuse(ops->name);
+	if (ret)
+		return ret;
 	/* The ack reads in hard-irq context: whatever the fd, it must never block. */
 	int fl = fcntl(fd, F_GETFL);
 

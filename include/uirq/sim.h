@@ -55,6 +55,13 @@ void uirq_sim_set_pct_horizon(uint64_t steps);
 enum uirq_sim_status uirq_sim_stop(void);
 /* Between a start and its stop. */
 bool uirq_sim_running(void);
+/*
+ * Called (on whichever task finds it) when every task is blocked and no
+ * timer is pending, with the description uirq_sim_report() gives, before
+ * task 0 is resumed with the deadlock; it may end the process.  Set before
+ * the start; NULL: none.
+ */
+void uirq_sim_set_deadlock_handler(void (*fn)(const char *report, void *arg), void *arg);
 
 /* pthread_create() of a task, named (NULL: "taskN"); from a thread that is not a task, pthread_create(). */
 int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg,
@@ -68,6 +75,13 @@ void uirq_sim_yield(void);
 void uirq_sim_sleep_ns(uint64_t ns);
 /* The virtual clock, in ns since the start. */
 uint64_t uirq_sim_now_ns(void);
+/*
+ * uirq's clock, which every uirq timing reads: for a task the virtual
+ * clock, for any other thread CLOCK_MONOTONIC (ns); and a sleep until a
+ * time on it.
+ */
+uint64_t uirq_sim_clock_ns(void);
+void uirq_sim_sleep_until_ns(uint64_t t);
 
 /* The calling thread's task id, or -1 when it is not a task. */
 int uirq_sim_task_id(void);

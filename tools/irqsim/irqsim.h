@@ -18,6 +18,7 @@
 #include "scenario.h"
 #include "uirq/i2c.h"
 #include "uirq/lockdep.h"
+#include "uirq/sim.h"
 
 /* Exit statuses (README.md, EXIT STATUS). */
 enum { IRQSIM_EXIT_CLEAN = 0, IRQSIM_EXIT_PROBLEMS = 1, IRQSIM_EXIT_USAGE = 2 };
@@ -34,6 +35,13 @@ struct irqsim_opts {
 	unsigned int cpus;
 	const char *trace_file;
 	double timeout_s;		/* whole run, watchdog */
+	bool seeded;			/* --seed or --explore: the deterministic mode */
+	uint64_t seed;			/* --seed N (--explore: the first seed) */
+	enum uirq_sim_strategy strategy;	/* --strategy (default pct, depth 3) */
+	unsigned int pct_depth;
+	unsigned long explore;		/* --explore N: seeds to run (0: a single run) */
+	char **argv;			/* the command line, for the replay command */
+	int argc;
 };
 
 /* A growable array whose appends may come from any thread. */
@@ -143,7 +151,18 @@ struct irqsim_run {
 	bool output_failed;		/* the trace file could not be written */
 	unsigned int stopped_line;	/* the scenario line a signal stopped the run at (0: none) */
 	struct watchdog *wd;		/* started by main.c, before the scenario is read */
+	size_t sim_steps;		/* a --seed run: its scheduling decisions */
+	uint64_t sim_hash;		/* ... and their hash */
 };
+
+/*
+ * PCT draws its change points among the first k steps: about the steps of
+ * the default scenario's run (some 10^4 with one CPU), so they fall across it.
+ */
+#define IRQSIM_PCT_HORIZON	20000u
+
+/* A --seed run failed (why: "deadlocked", "failed"): its seed and the command that replays it, on stderr. */
+void irqsim_seed_failed(const struct irqsim_opts *o, const char *why);
 
 /* run.c: everything from CPUs up to teardown; 0, or -1 when the board could not be built. */
 int irqsim_run(struct irqsim_run *r);
@@ -191,7 +210,9 @@ void trace_xfer(const struct sim_xfer *x);
 int trace_finish(const struct irqsim_run *r);
 
 /* util */
+/* uirq's clock (virtual for the tasks of a --seed run); wall_ns(): CLOCK_MONOTONIC always. */
 uint64_t now_ns(void);
+uint64_t wall_ns(void);
 /* Sleeps end early once irqsim_stop_signal is set. */
 void sleep_until_ns(uint64_t t);
 /* SIGINT or SIGTERM received (main.c's signal thread): the run stops at the next action. */

@@ -80,7 +80,8 @@ void lines_storm(struct lines *l, const struct sc_action *a)
 
 		while (!uirq_swirq_get_stats(l->intc, a->line, &st) && st.pending && !uirq_irq_get_depth(s->irq) &&
 		       now_ns() < give_up)
-			;
+			if (l->r->opts->seeded)
+				uirq_sim_yield();	/* the CPU is a task that only the scheduler runs */
 	}
 }
 
@@ -90,12 +91,13 @@ void lines_storm(struct lines *l, const struct sc_action *a)
 static void update_level(struct shared_line *sl)
 {
 	bool level = false;
+	unsigned long flags;
 
-	pthread_spin_lock(&sl->level_lock);
+	uirq_spin_lock_irqsave(&sl->level_lock, flags);
 	level = atomic_load(&sl->dev[0].pending) ||
 		(atomic_load(&sl->dev[1].pending) && atomic_load(&sl->dev[1].enabled));
 	uirq_swirq_set_level(sl->intc, sl->hwirq, level);
-	pthread_spin_unlock(&sl->level_lock);
+	uirq_spin_unlock_irqrestore(&sl->level_lock, flags);
 }
 
 /* Device 0: everything in hard-irq context (a fast MMIO device). */
@@ -146,7 +148,7 @@ static int shared_setup(struct lines *l, struct line_slot *s, unsigned int line)
 
 	if (!sl)
 		return -ENOMEM;
-	pthread_spin_init(&sl->level_lock, PTHREAD_PROCESS_PRIVATE);
+	uirq_spin_lock_init(&sl->level_lock);
 	sl->intc = l->intc;
 	sl->hwirq = line;
 	for (int i = 0; i < 2; i++)
@@ -172,7 +174,6 @@ static int shared_setup(struct lines *l, struct line_slot *s, unsigned int line)
 	s->shared = sl;
 	return 0;
 fail:
-	pthread_spin_destroy(&sl->level_lock);
 	free(sl);
 	return err;
 }
@@ -253,7 +254,6 @@ void lines_free(struct lines *l)
 		uirq_free_irq(s->irq, &s->shared->dev[0]);
 		/* Deasserted, so the input is quiet when the controller goes. */
 		uirq_swirq_set_level(l->intc, i, false);
-		pthread_spin_destroy(&s->shared->level_lock);
 		free(s->shared);
 		s->shared = NULL;
 		s->used = false;

@@ -16,6 +16,7 @@
 #include "irqsim.h"
 #include "scenario.h"
 #include "uirq/sources.h"
+#include "uirq/spinlock.h"
 
 struct shared_line;
 
@@ -27,7 +28,7 @@ struct shared_dev {
 };
 
 struct shared_line {
-	pthread_spinlock_t level_lock;	/* recompute-and-drive of the level is one step */
+	uirq_spinlock_t level_lock;	/* recompute-and-drive of the level is one step (uirq's: a --seed run schedules it) */
 	struct uirq_swirq *intc;
 	unsigned int hwirq;
 	struct shared_dev dev[2];	/* 0: primary only, 1: threaded */

@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -37,7 +36,6 @@ struct ctx {
 	struct uirq_i2c_adapter *adap;
 	pthread_t reader;
 	bool reader_started;
-	atomic_bool stop_reader;
 	/* Injected faults still to come; under the adapter's bus lock. */
 	int fault_err;
 	unsigned int fault_left;
@@ -149,22 +147,16 @@ static void on_xfer(const struct uirq_i2c_trace *t, void *arg)
 
 /* ---- the input client ---- */
 
+/* Reads, blocking, until the device goes (-ENODEV): teardown removes the button first. */
 static void *reader_main(void *arg)
 {
 	struct ctx *c = arg;
 	struct uirq_input_event evs[64];
-	struct pollfd pfd = { .fd = uirq_input_client_fd(c->client), .events = POLLIN };
 
 	pthread_setname_np(pthread_self(), "evtest");
 	for (;;) {
-		int n = uirq_input_read(c->client, evs, 64, UIRQ_INPUT_NONBLOCK);
+		int n = uirq_input_read(c->client, evs, 64, 0);
 
-		if (n == -EAGAIN) {
-			if (atomic_load(&c->stop_reader))
-				break;
-			poll(&pfd, 1, 20);
-			continue;
-		}
 		if (n < 0)
 			break;
 		uint64_t rx = now_ns();
@@ -351,7 +343,14 @@ static void snapshot(struct ctx *c)
 			continue;
 		vec_push(&r->irqcounts, &ic);
 	}
-	d = opendir("/proc/self/task");
+	/* A --seed run names its tasks, in creation order: kernel thread ids would not replay. */
+	for (unsigned int id = 0; r->opts->seeded && uirq_sim_task_name(id); id++) {
+		struct sim_thread t = { .tid = (int)id + 1 };
+
+		snprintf(t.name, sizeof(t.name), "%s", uirq_sim_task_name(id));
+		vec_push(&r->threads, &t);
+	}
+	d = r->opts->seeded ? NULL : opendir("/proc/self/task");
 	for (struct dirent *de; d && (de = readdir(d));) {
 		struct sim_thread t = { .tid = atoi(de->d_name) };
 		char path[64];
@@ -429,7 +428,7 @@ static int setup(struct ctx *c)
 		       "    Event code 116 (KEY_POWER)\nTesting ... (scenario %s)\n", c->r->sc.name);
 		out_flush();
 	}
-	if (pthread_create(&c->reader, NULL, reader_main, c)) {
+	if (uirq_sim_thread_create(&c->reader, NULL, reader_main, c, "evtest")) {
 		fprintf(stderr, "irqsim: cannot start the input reader\n");
 		return -1;
 	}
@@ -440,16 +439,15 @@ static int setup(struct ctx *c)
 
 static void teardown(struct ctx *c)
 {
-	if (c->reader_started) {
-		atomic_store(&c->stop_reader, true);
-		pthread_join(c->reader, NULL);
-	}
+	/* The button's input device goes first: its reader wakes with -ENODEV and ends. */
+	if (c->pwr)
+		twl4030_pwrbutton_remove(c->pwr);
+	if (c->reader_started)
+		uirq_sim_thread_join(c->reader, NULL);
 	if (c->client)
 		uirq_input_close(c->client);
 	if (c->board)
 		lines_free(&c->lines);
-	if (c->pwr)
-		twl4030_pwrbutton_remove(c->pwr);
 	if (c->ti)
 		twl4030_irq_remove(c->ti);
 	if (c->board) {
@@ -460,11 +458,36 @@ static void teardown(struct ctx *c)
 	uirq_log_set_sink(NULL, NULL);
 }
 
+/* Every task blocked, no timer pending: say so with the seed and its replay, and end the run. */
+static void on_deadlock(const char *report, void *arg)
+{
+	struct irqsim_run *r = arg;
+
+	out_flush();
+	fputs(report, stderr);
+	irqsim_seed_failed(r->opts, "deadlocked");
+	fflush(NULL);
+	_exit(IRQSIM_EXIT_PROBLEMS);
+}
+
 int irqsim_run(struct irqsim_run *r)
 {
 	struct ctx c = { .r = r };
 	struct watchdog *wd = r->wd;
 	int ret = 0;
+
+	if (r->opts->seeded) {
+		int err;
+
+		uirq_sim_set_deadlock_handler(on_deadlock, r);
+		uirq_sim_set_pct_horizon(IRQSIM_PCT_HORIZON);
+		err = uirq_sim_start(r->opts->seed, r->opts->strategy, r->opts->pct_depth);
+		if (err) {
+			fprintf(stderr, "irqsim: cannot start the deterministic mode: %s\n", strerror(-err));
+			r->setup_failed = true;
+			return -1;
+		}
+	}
 
 	/* Like a SCHED_FIFO irq thread, whose timer slack is 0: wire-time sleeps end on time. */
 	prctl(PR_SET_TIMERSLACK, 1ul, 0, 0, 0);
@@ -508,6 +531,11 @@ out:
 			fprintf(stderr, "irqsim: --trace %s: %s\n", r->opts->trace_file, strerror(-err));
 			r->output_failed = true;
 		}
+	}
+	if (r->opts->seeded) {
+		uirq_sim_stop();
+		r->sim_steps = uirq_sim_trace_len();
+		r->sim_hash = uirq_sim_trace_hash();
 	}
 	uirq_lockdep_set_report_handler(NULL, NULL);
 	uirq_lockdep_get_stats(&r->lockdep);

@@ -200,7 +200,7 @@ static void write_rec(FILE *f, const struct rec *r, int pid, uint64_t t0)
 int trace_finish(const struct irqsim_run *run)
 {
 	unsigned int n;
-	int pid = (int)getpid();
+	int pid = run->opts->seeded ? 1 : (int)getpid();	/* a --seed run's trace replays byte for byte */
 	FILE *f = tr.f;
 	int ret = 0;
 

@@ -11,7 +11,14 @@
 
 #include "irqsim.h"
 
+/* uirq's clock: CLOCK_MONOTONIC, virtual for the tasks of a --seed run. */
 uint64_t now_ns(void)
+{
+	return uirq_sim_clock_ns();
+}
+
+/* Wall time, whatever the mode: irqsim's own watchdog bounds how long a run really takes. */
+uint64_t wall_ns(void)
 {
 	struct timespec ts;
 
@@ -35,10 +42,7 @@ void sleep_until_ns(uint64_t t)
 			return;
 		if (until - now > 20000000u)
 			until = now + 20000000u;
-		struct timespec ts = { .tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u) };
-
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+		uirq_sim_sleep_until_ns(until);
 	}
 }
 
@@ -63,9 +67,12 @@ int out_error(void)
 	return ferror(stdout) ? (err ? err : EIO) : 0;
 }
 
+/* In a --seed run a thread is named by its task (1, 2, ...): kernel thread ids would not replay. */
 int gettid_int(void)
 {
-	return (int)syscall(SYS_gettid);
+	int id = uirq_sim_task_id();
+
+	return id >= 0 ? id + 1 : (int)syscall(SYS_gettid);
 }
 
 char *xstrdup(const char *s)
@@ -112,4 +119,9 @@ void vec_free(struct vec *v)
 	v->items = NULL;
 	v->n = v->cap = 0;
 	pthread_mutex_destroy(&v->lock);
+}
+
+void irqsim_seed_failed(const struct irqsim_opts *o, const char *why)
+{
+	fprintf(stderr, "irqsim: seed %llu %s\n", (unsigned long long)o->seed, why);
 }

@@ -42,7 +42,7 @@ static void *wd_main(void *arg)
 
 	pthread_mutex_lock(&wd->lock);
 	while (!wd->stop) {
-		uint64_t now = now_ns(), until = wd->phase_deadline;
+		uint64_t now = wall_ns(), until = wd->phase_deadline;
 
 		if (wd->run_deadline && wd->run_deadline < until)
 			until = wd->run_deadline;
@@ -64,7 +64,7 @@ void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
 	wd->phase = "starting";
 	wd->line = 0;
 	wd->stop = false;
-	wd->run_start = wd->phase_start = now_ns();
+	wd->run_start = wd->phase_start = wall_ns();
 	wd->phase_deadline = UINT64_MAX;
 	wd->timeout_s = timeout_s;
 	wd->run_deadline = timeout_s > 0 ? wd->run_start + (uint64_t)(timeout_s * 1e9) : 0;
@@ -85,7 +85,7 @@ void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, u
 	pthread_mutex_lock(&wd->lock);
 	wd->phase = phase;
 	wd->line = line;
-	wd->phase_start = now_ns();
+	wd->phase_start = wall_ns();
 	wd->phase_deadline = budget_ns ? wd->phase_start + budget_ns : UINT64_MAX;
 	pthread_cond_signal(&wd->cond);
 	pthread_mutex_unlock(&wd->lock);
@@ -95,7 +95,7 @@ void watchdog_set_timeout(struct watchdog *wd, double timeout_s)
 {
 	pthread_mutex_lock(&wd->lock);
 	wd->timeout_s = timeout_s;
-	wd->run_deadline = now_ns() + (uint64_t)(timeout_s * 1e9);
+	wd->run_deadline = wall_ns() + (uint64_t)(timeout_s * 1e9);
 	pthread_cond_signal(&wd->cond);
 	pthread_mutex_unlock(&wd->lock);
 }
