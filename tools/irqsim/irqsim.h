@@ -18,6 +18,7 @@
 #include "scenario.h"
 #include "uirq/i2c.h"
 #include "uirq/lockdep.h"
+#include "uirq/sim.h"
 
 /* Exit statuses (README.md, EXIT STATUS). */
 enum { IRQSIM_EXIT_CLEAN = 0, IRQSIM_EXIT_PROBLEMS = 1, IRQSIM_EXIT_USAGE = 2 };
@@ -34,6 +35,13 @@ struct irqsim_opts {
 	unsigned int cpus;
 	const char *trace_file;
 	double timeout_s;		/* whole run, watchdog */
+	bool seeded;			/* --seed or --explore: the deterministic mode */
+	uint64_t seed;			/* --seed N (--explore: the first seed) */
+	enum uirq_sim_strategy strategy;	/* --strategy (default pct, depth 3) */
+	unsigned int pct_depth;
+	unsigned long explore;		/* --explore N: seeds to run (0: a single run) */
+	char **argv;			/* the command line, for the replay command */
+	int argc;
 };
 
 /* A growable array whose appends may come from any thread. */
