@@ -665,3 +665,163 @@ UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 	check_trace_file(trace);
 	result_free(&r);
 }
+
+/* ---- the deterministic mode's options: --seed, --strategy, --explore ---- */
+
+UIRQ_TEST(irqsim, seed_options_usage_errors_exit_2, .timeout = 30)
+{
+	static const struct {
+		const char *args[5];
+		const char *msg;
+	} bad[] = {
+		{ { "--seed", "", NULL }, "--seed: expected" },
+		{ { "--seed", "-1", NULL }, "--seed: expected" },
+		{ { "--seed", "12x", NULL }, "--seed: expected" },
+		{ { "--seed", "0x", NULL }, "--seed: expected" },
+		{ { "--seed", " 12", NULL }, "--seed: expected" },
+		{ { "--seed", "18446744073709551616", NULL }, "--seed: expected" },
+		{ { "--seed", "0x10000000000000000", NULL }, "--seed: expected" },
+		{ { "--seed", "1", "--strategy", "pct:0", NULL }, "--strategy: expected" },
+		{ { "--seed", "1", "--strategy", "pct:65", NULL }, "--strategy: expected" },
+		{ { "--seed", "1", "--strategy", "pct:", NULL }, "--strategy: expected" },
+		{ { "--seed", "1", "--strategy", "foo", NULL }, "--strategy: expected" },
+		{ { "--strategy", "random", NULL }, "--strategy needs --seed or --explore" },
+		{ { "--explore", "0", NULL }, "--explore: expected" },
+		{ { "--explore", "1000001", NULL }, "--explore: expected" },
+		{ { "--explore", "4", "--trace", "/tmp/irqsim-never-written.json", NULL }, "--trace writes one run's trace" },
+		{ { "--explore", "2", "--seed", "0xffffffffffffffff", NULL }, "go past 2^64-1" },
+		{ { "--seed", "1", "--lockdep-demo", NULL }, "--lockdep-demo runs no scenario" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct result r = run(bad[i].args);
+
+		assert_eq(r.status, 2, "case %zu (%s %s): exit %d\nstderr:\n%s", i, bad[i].args[0], bad[i].args[1],
+			  r.status, r.err);
+		assert_true(strstr(r.err, bad[i].msg), "case %zu: want \"%s\" in\n%s", i, bad[i].msg, r.err);
+		assert_eq(r.out[0], '\0', "case %zu ran anyway:\n%s", i, r.out);
+		result_free(&r);
+	}
+}
+
+UIRQ_TEST(irqsim, seeds_are_accepted_in_decimal_and_hex, .timeout = 60)
+{
+	static const char *const seeds[] = { "0", "18446744073709551615", "0xDEADbeef", "0xffffffffffffffff" };
+	char path[] = "/tmp/irqsim-scXXXXXX";
+
+	scenario_file(path, "wait 1ms\n");
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		const char *args[] = { "--seed", seeds[i], "--strategy", "pct:64", "--json", "--scenario", path, NULL };
+		struct result r = run(args);
+
+		assert_eq(r.status, 0, "--seed %s: exit %d\n%s", seeds[i], r.status, r.err);
+		result_free(&r);
+	}
+	unlink(path);
+}
+
+UIRQ_TEST(irqsim, explore_clean_seeds, .timeout = 120)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--explore", "4", "--seed", "10", "--scenario", path, NULL };
+	struct result r;
+
+	scenario_file(path, "hold 5ms\nwait 5ms\n");
+	r = run(args);
+	unlink(path);
+	assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+	assert_eq(strcmp(r.out, "explored 4 seeds: 0 failing\n"), 0, "stdout:\n%s", r.out);
+	result_free(&r);
+}
+
+/* --legacy exits 1 by design: every seed fails, each with the command that replays it. */
+UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 120)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX", want[64];
+	const char *args[] = { "--explore", "3", "--legacy", "--scenario", path, NULL };
+	const char *p;
+	struct result r;
+
+	scenario_file(path, "hold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	assert_eq(r.status, 1, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+	p = r.out;
+	/* In seed order, whichever child ended first. */
+	for (int seed = 0; seed < 3; seed++) {
+		const char *nl;
+
+		snprintf(want, sizeof(want), "seed %d: failed (exit 1)\n  replay: irqsim ", seed);
+		p = strstr(p, want);
+		assert_not_null(p, "no seed %d in\n%s", seed, r.out);
+		nl = strchr(p + strlen(want), '\n');
+		assert_not_null(nl);
+		snprintf(want, sizeof(want), " --seed %d ", seed);
+		assert_true(memmem(p, (size_t)(nl - p), want, strlen(want)), "seed %d's replay lacks%s:\n%s", seed, want, r.out);
+		assert_true(memmem(p, (size_t)(nl - p), "--legacy", 8), "seed %d's replay lacks --legacy:\n%s", seed, r.out);
+		assert_null(memmem(p, (size_t)(nl - p), "--explore", 9), "seed %d's replay has --explore:\n%s", seed, r.out);
+		p = nl;
+	}
+	assert_eq(strcmp(p, "\nexplored 3 seeds: 3 failing\n"), 0, "stdout:\n%s", r.out);
+	result_free(&r);
+}
+
+UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--seed", "5", "--legacy", "--scenario", path, NULL };
+	const char *line;
+	struct result r;
+
+	scenario_file(path, "hold 10ms\nwait 10ms\n");
+	r = run(args);
+	unlink(path);
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	line = strstr(r.err, "irqsim: seed 5 failed; replay: irqsim --legacy --scenario ");
+	assert_not_null(line, "stderr:\n%s", r.err);
+	assert_true(strstr(line, " --seed 5 --strategy pct:3\n"), "stderr:\n%s", r.err);
+	result_free(&r);
+}
+
+/* Whether pid blocks SIGINT: --explore does from when it takes the signal itself. */
+static bool blocks_sigint(pid_t pid)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	return mask & (1ULL << (SIGINT - 1));
+}
+
+UIRQ_TEST(irqsim, sigint_stops_the_exploration, .timeout = 60)
+{
+	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--explore", "8", "--scenario", path, NULL };
+	int fo = mkstemp(outp), fe = mkstemp(errp);
+	struct result r;
+	pid_t pid;
+
+	assert_true(fo >= 0 && fe >= 0);
+	/* Runs that would last far longer than the test. */
+	scenario_file(path, "hold 5ms\nwait 10s\nwait 10s\n");
+	pid = spawn(args, OUT_CAPTURE, fo, fe);
+	while (!blocks_sigint(pid)) {
+		assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
+		usleep(1000);
+	}
+	assert_eq(kill(pid, SIGINT), 0);
+	r = reap(pid, outp, fo, errp, fe);
+	unlink(path);
+	assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_eq(strcmp(r.out, "explored 0 seeds: 0 failing (stopped)\n"), 0, "stdout:\n%s", r.out);
+	assert_true(strstr(r.err, "irqsim: SIGINT: stopping the exploration"), "stderr:\n%s", r.err);
+	result_free(&r);
+}
