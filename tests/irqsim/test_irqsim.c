@@ -629,34 +629,48 @@ UIRQ_TEST(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
 	result_free(&r);
 }
 
-/* Ctrl-C mid-run: the summary so far, a complete trace file, exit 130. */
-UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
+/* Start irqsim with args, send it SIGINT once ready(its pid, its stdout's file) says so, and wait for it. */
+static struct result interrupt_when(const char *const *args, bool (*ready)(pid_t pid, const char *outp))
 {
-	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
-	/* Long enough that the signal lands inside it whatever the machine's speed. */
-	char path[] = "/tmp/irqsim-scXXXXXX";
-	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
-	int fo = mkstemp(outp), fe = mkstemp(errp), fd = mkstemp(trace);
-	struct result r;
+	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX";
+	int fo = mkstemp(outp), fe = mkstemp(errp);
 	pid_t pid;
 
-	assert_true(fo >= 0 && fe >= 0 && fd >= 0);
-	close(fd);
-	scenario_file(path, "hold 5ms\nwait 5ms\nhold 10s\nwait 10s\n");
+	assert_true(fo >= 0 && fe >= 0);
 	pid = spawn(args, OUT_CAPTURE, fo, fe);
-	/* Signal once the first press has come through as an event: the run is under way. */
-	for (;;) {
-		char *out = slurp(outp);
-		bool seen = strstr(out, "code 116 (KEY_POWER), value 0");
-
-		free(out);
-		if (seen)
-			break;
+	while (!ready(pid, outp)) {
 		assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
 		usleep(10000);
 	}
 	assert_eq(kill(pid, SIGINT), 0);
-	r = reap(pid, outp, fo, errp, fe);
+	return reap(pid, outp, fo, errp, fe);
+}
+
+/* The first press has come through as an event: the run is under way. */
+static bool first_press_seen(pid_t pid, const char *outp)
+{
+	char *out = slurp(outp);
+	bool seen = strstr(out, "code 116 (KEY_POWER), value 0");
+
+	(void)pid;
+	free(out);
+	return seen;
+}
+
+/* Ctrl-C mid-run: the summary so far, a complete trace file, exit 130. */
+UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
+{
+	char trace[] = "/tmp/irqsim-traceXXXXXX";
+	/* Long enough that the signal lands inside it whatever the machine's speed. */
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
+	int fd = mkstemp(trace);
+	struct result r;
+
+	assert_ge(fd, 0);
+	close(fd);
+	scenario_file(path, "hold 5ms\nwait 5ms\nhold 10s\nwait 10s\n");
+	r = interrupt_when(args, first_press_seen);
 	unlink(path);
 	assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
 	assert_true(strstr(r.out, "/proc/interrupts:"), "no summary:\n%s", r.out);
@@ -667,6 +681,27 @@ UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 }
 
 /* ---- the deterministic mode's options: --seed, --strategy, --explore ---- */
+
+/* Run irqsim with args (NULL-terminated) then --scenario a temporary file holding text. */
+static struct result run_scenario_text(const char *text, const char *const *args)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *argv[30];
+	struct result r;
+	size_t n;
+
+	for (n = 0; args[n]; n++) {
+		assert_lt(n, 27u);
+		argv[n] = args[n];
+	}
+	argv[n++] = "--scenario";
+	argv[n++] = path;
+	argv[n] = NULL;
+	scenario_file(path, text);
+	r = run(argv);
+	unlink(path);
+	return r;
+}
 
 UIRQ_TEST(irqsim, seed_options_usage_errors_exit_2, .timeout = 30)
 {
@@ -707,28 +742,21 @@ UIRQ_TEST(irqsim, seed_options_usage_errors_exit_2, .timeout = 30)
 UIRQ_TEST(irqsim, seeds_are_accepted_in_decimal_and_hex, .timeout = 60)
 {
 	static const char *const seeds[] = { "0", "18446744073709551615", "0xDEADbeef", "0xffffffffffffffff" };
-	char path[] = "/tmp/irqsim-scXXXXXX";
 
-	scenario_file(path, "wait 1ms\n");
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
-		const char *args[] = { "--seed", seeds[i], "--strategy", "pct:64", "--json", "--scenario", path, NULL };
-		struct result r = run(args);
+		const char *args[] = { "--seed", seeds[i], "--strategy", "pct:64", "--json", NULL };
+		struct result r = run_scenario_text("wait 1ms\n", args);
 
 		assert_eq(r.status, 0, "--seed %s: exit %d\n%s", seeds[i], r.status, r.err);
 		result_free(&r);
 	}
-	unlink(path);
 }
 
 UIRQ_TEST(irqsim, explore_clean_seeds, .timeout = 120)
 {
-	char path[] = "/tmp/irqsim-scXXXXXX";
-	const char *args[] = { "--explore", "4", "--seed", "10", "--scenario", path, NULL };
-	struct result r;
+	const char *args[] = { "--explore", "4", "--seed", "10", NULL };
+	struct result r = run_scenario_text("hold 5ms\nwait 5ms\n", args);
 
-	scenario_file(path, "hold 5ms\nwait 5ms\n");
-	r = run(args);
-	unlink(path);
 	assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
 	assert_eq(strcmp(r.out, "explored 4 seeds: 0 failing\n"), 0, "stdout:\n%s", r.out);
 	result_free(&r);
@@ -737,14 +765,11 @@ UIRQ_TEST(irqsim, explore_clean_seeds, .timeout = 120)
 /* --legacy exits 1 by design: every seed fails, each with the command that replays it. */
 UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 120)
 {
-	char path[] = "/tmp/irqsim-scXXXXXX", want[64];
-	const char *args[] = { "--explore", "3", "--legacy", "--scenario", path, NULL };
+	const char *args[] = { "--explore", "3", "--legacy", NULL };
+	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
 	const char *p;
-	struct result r;
+	char want[64];
 
-	scenario_file(path, "hold 10ms\nwait 10ms\n");
-	r = run(args);
-	unlink(path);
 	assert_eq(r.status, 1, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
 	p = r.out;
 	/* In seed order, whichever child ended first. */
@@ -768,14 +793,10 @@ UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 12
 
 UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
 {
-	char path[] = "/tmp/irqsim-scXXXXXX";
-	const char *args[] = { "--seed", "5", "--legacy", "--scenario", path, NULL };
+	const char *args[] = { "--seed", "5", "--legacy", NULL };
+	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
 	const char *line;
-	struct result r;
 
-	scenario_file(path, "hold 10ms\nwait 10ms\n");
-	r = run(args);
-	unlink(path);
 	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
 	line = strstr(r.err, "irqsim: seed 5 failed; replay: irqsim --legacy --scenario ");
 	assert_not_null(line, "stderr:\n%s", r.err);
@@ -784,12 +805,13 @@ UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
 }
 
 /* Whether pid blocks SIGINT: --explore does from when it takes the signal itself. */
-static bool blocks_sigint(pid_t pid)
+static bool blocks_sigint(pid_t pid, const char *outp)
 {
 	char path[64], line[256];
 	unsigned long long mask = 0;
 	FILE *f;
 
+	(void)outp;
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	f = fopen(path, "r");
 	if (!f)
@@ -803,22 +825,13 @@ static bool blocks_sigint(pid_t pid)
 
 UIRQ_TEST(irqsim, sigint_stops_the_exploration, .timeout = 60)
 {
-	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", path[] = "/tmp/irqsim-scXXXXXX";
+	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *args[] = { "--explore", "8", "--scenario", path, NULL };
-	int fo = mkstemp(outp), fe = mkstemp(errp);
 	struct result r;
-	pid_t pid;
 
-	assert_true(fo >= 0 && fe >= 0);
 	/* Runs that would last far longer than the test. */
 	scenario_file(path, "hold 5ms\nwait 10s\nwait 10s\n");
-	pid = spawn(args, OUT_CAPTURE, fo, fe);
-	while (!blocks_sigint(pid)) {
-		assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
-		usleep(1000);
-	}
-	assert_eq(kill(pid, SIGINT), 0);
-	r = reap(pid, outp, fo, errp, fe);
+	r = interrupt_when(args, blocks_sigint);
 	unlink(path);
 	assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
 	assert_eq(strcmp(r.out, "explored 0 seeds: 0 failing (stopped)\n"), 0, "stdout:\n%s", r.out);
