@@ -629,39 +629,212 @@ UIRQ_TEST(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
 	result_free(&r);
 }
 
-/* Ctrl-C mid-run: the summary so far, a complete trace file, exit 130. */
-UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
+/* Start irqsim with args, send it SIGINT once ready(its pid, its stdout's file) says so, and wait for it. */
+static struct result interrupt_when(const char *const *args, bool (*ready)(pid_t pid, const char *outp))
 {
-	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX";
-	/* Long enough that the signal lands inside it whatever the machine's speed. */
-	char path[] = "/tmp/irqsim-scXXXXXX";
-	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
-	int fo = mkstemp(outp), fe = mkstemp(errp), fd = mkstemp(trace);
-	struct result r;
+	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX";
+	int fo = mkstemp(outp), fe = mkstemp(errp);
 	pid_t pid;
 
-	assert_true(fo >= 0 && fe >= 0 && fd >= 0);
-	close(fd);
-	scenario_file(path, "hold 5ms\nwait 5ms\nhold 10s\nwait 10s\n");
+	assert_true(fo >= 0 && fe >= 0);
 	pid = spawn(args, OUT_CAPTURE, fo, fe);
-	/* Signal once the first press has come through as an event: the run is under way. */
-	for (;;) {
-		char *out = slurp(outp);
-		bool seen = strstr(out, "code 116 (KEY_POWER), value 0");
-
-		free(out);
-		if (seen)
-			break;
+	while (!ready(pid, outp)) {
 		assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
 		usleep(10000);
 	}
 	assert_eq(kill(pid, SIGINT), 0);
-	r = reap(pid, outp, fo, errp, fe);
+	return reap(pid, outp, fo, errp, fe);
+}
+
+/* The first press has come through as an event: the run is under way. */
+static bool first_press_seen(pid_t pid, const char *outp)
+{
+	char *out = slurp(outp);
+	bool seen = strstr(out, "code 116 (KEY_POWER), value 0");
+
+	(void)pid;
+	free(out);
+	return seen;
+}
+
+/* Ctrl-C mid-run: the summary so far, a complete trace file, exit 130. */
+UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
+{
+	char trace[] = "/tmp/irqsim-traceXXXXXX";
+	/* Long enough that the signal lands inside it whatever the machine's speed. */
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
+	int fd = mkstemp(trace);
+	struct result r;
+
+	assert_ge(fd, 0);
+	close(fd);
+	scenario_file(path, "hold 5ms\nwait 5ms\nhold 10s\nwait 10s\n");
+	r = interrupt_when(args, first_press_seen);
 	unlink(path);
 	assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
 	assert_true(strstr(r.out, "/proc/interrupts:"), "no summary:\n%s", r.out);
 	assert_true(strstr(r.out, "irqsim: stopped by SIGINT at "), "stdout:\n%s", r.out);
 	assert_true(strstr(r.out, "lockdep: no problems found"), "stdout:\n%s", r.out);
 	check_trace_file(trace);
+	result_free(&r);
+}
+
+/* ---- the deterministic mode's options: --seed, --strategy, --explore ---- */
+
+/* Run irqsim with args (NULL-terminated) then --scenario a temporary file holding text. */
+static struct result run_scenario_text(const char *text, const char *const *args)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *argv[30];
+	struct result r;
+	size_t n;
+
+	for (n = 0; args[n]; n++) {
+		assert_lt(n, 27u);
+		argv[n] = args[n];
+	}
+	argv[n++] = "--scenario";
+	argv[n++] = path;
+	argv[n] = NULL;
+	scenario_file(path, text);
+	r = run(argv);
+	unlink(path);
+	return r;
+}
+
+UIRQ_TEST(irqsim, seed_options_usage_errors_exit_2, .timeout = 30)
+{
+	static const struct {
+		const char *args[5];
+		const char *msg;
+	} bad[] = {
+		{ { "--seed", "", NULL }, "--seed: expected" },
+		{ { "--seed", "-1", NULL }, "--seed: expected" },
+		{ { "--seed", "12x", NULL }, "--seed: expected" },
+		{ { "--seed", "0x", NULL }, "--seed: expected" },
+		{ { "--seed", " 12", NULL }, "--seed: expected" },
+		{ { "--seed", "18446744073709551616", NULL }, "--seed: expected" },
+		{ { "--seed", "0x10000000000000000", NULL }, "--seed: expected" },
+		{ { "--seed", "1", "--strategy", "pct:0", NULL }, "--strategy: expected" },
+		{ { "--seed", "1", "--strategy", "pct:65", NULL }, "--strategy: expected" },
+		{ { "--seed", "1", "--strategy", "pct:", NULL }, "--strategy: expected" },
+		{ { "--seed", "1", "--strategy", "foo", NULL }, "--strategy: expected" },
+		{ { "--strategy", "random", NULL }, "--strategy needs --seed or --explore" },
+		{ { "--explore", "0", NULL }, "--explore: expected" },
+		{ { "--explore", "1000001", NULL }, "--explore: expected" },
+		{ { "--explore", "4", "--trace", "/tmp/irqsim-never-written.json", NULL }, "--trace writes one run's trace" },
+		{ { "--explore", "2", "--seed", "0xffffffffffffffff", NULL }, "go past 2^64-1" },
+		{ { "--seed", "1", "--lockdep-demo", NULL }, "--lockdep-demo runs no scenario" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct result r = run(bad[i].args);
+
+		assert_eq(r.status, 2, "case %zu (%s %s): exit %d\nstderr:\n%s", i, bad[i].args[0], bad[i].args[1],
+			  r.status, r.err);
+		assert_true(strstr(r.err, bad[i].msg), "case %zu: want \"%s\" in\n%s", i, bad[i].msg, r.err);
+		assert_eq(r.out[0], '\0', "case %zu ran anyway:\n%s", i, r.out);
+		result_free(&r);
+	}
+}
+
+UIRQ_TEST(irqsim, seeds_are_accepted_in_decimal_and_hex, .timeout = 60)
+{
+	static const char *const seeds[] = { "0", "18446744073709551615", "0xDEADbeef", "0xffffffffffffffff" };
+
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		const char *args[] = { "--seed", seeds[i], "--strategy", "pct:64", "--json", NULL };
+		struct result r = run_scenario_text("wait 1ms\n", args);
+
+		assert_eq(r.status, 0, "--seed %s: exit %d\n%s", seeds[i], r.status, r.err);
+		result_free(&r);
+	}
+}
+
+UIRQ_TEST(irqsim, explore_clean_seeds, .timeout = 120)
+{
+	const char *args[] = { "--explore", "4", "--seed", "10", NULL };
+	struct result r = run_scenario_text("hold 5ms\nwait 5ms\n", args);
+
+	assert_eq(r.status, 0, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+	assert_eq(strcmp(r.out, "explored 4 seeds: 0 failing\n"), 0, "stdout:\n%s", r.out);
+	result_free(&r);
+}
+
+/* --legacy exits 1 by design: every seed fails, each with the command that replays it. */
+UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 120)
+{
+	const char *args[] = { "--explore", "3", "--legacy", NULL };
+	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
+	const char *p;
+	char want[64];
+
+	assert_eq(r.status, 1, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
+	p = r.out;
+	/* In seed order, whichever child ended first. */
+	for (int seed = 0; seed < 3; seed++) {
+		const char *nl;
+
+		snprintf(want, sizeof(want), "seed %d: failed (exit 1)\n  replay: irqsim ", seed);
+		p = strstr(p, want);
+		assert_not_null(p, "no seed %d in\n%s", seed, r.out);
+		nl = strchr(p + strlen(want), '\n');
+		assert_not_null(nl);
+		snprintf(want, sizeof(want), " --seed %d ", seed);
+		assert_true(memmem(p, (size_t)(nl - p), want, strlen(want)), "seed %d's replay lacks%s:\n%s", seed, want, r.out);
+		assert_true(memmem(p, (size_t)(nl - p), "--legacy", 8), "seed %d's replay lacks --legacy:\n%s", seed, r.out);
+		assert_null(memmem(p, (size_t)(nl - p), "--explore", 9), "seed %d's replay has --explore:\n%s", seed, r.out);
+		p = nl;
+	}
+	assert_eq(strcmp(p, "\nexplored 3 seeds: 3 failing\n"), 0, "stdout:\n%s", r.out);
+	result_free(&r);
+}
+
+UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
+{
+	const char *args[] = { "--seed", "5", "--legacy", NULL };
+	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
+	const char *line;
+
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	line = strstr(r.err, "irqsim: seed 5 failed; replay: irqsim --legacy --scenario ");
+	assert_not_null(line, "stderr:\n%s", r.err);
+	assert_true(strstr(line, " --seed 5 --strategy pct:3\n"), "stderr:\n%s", r.err);
+	result_free(&r);
+}
+
+/* Whether pid blocks SIGINT: --explore does from when it takes the signal itself. */
+static bool blocks_sigint(pid_t pid, const char *outp)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	(void)outp;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigBlk: %llx", &mask) == 1)
+			break;
+	fclose(f);
+	return mask & (1ULL << (SIGINT - 1));
+}
+
+UIRQ_TEST(irqsim, sigint_stops_the_exploration, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--explore", "8", "--scenario", path, NULL };
+	struct result r;
+
+	/* Runs that would last far longer than the test. */
+	scenario_file(path, "hold 5ms\nwait 10s\nwait 10s\n");
+	r = interrupt_when(args, blocks_sigint);
+	unlink(path);
+	assert_eq(r.status, 130, "exit %d\nstderr:\n%s", r.status, r.err);
+	assert_eq(strcmp(r.out, "explored 0 seeds: 0 failing (stopped)\n"), 0, "stdout:\n%s", r.out);
+	assert_true(strstr(r.err, "irqsim: SIGINT: stopping the exploration"), "stderr:\n%s", r.err);
 	result_free(&r);
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "explore.h"
 #include "irqsim.h"
 #include "uirq/irq.h"
 #include "watchdog.h"
@@ -42,11 +44,16 @@ static void usage(FILE *f)
 		"  --trace FILE          write a Chrome trace-event JSON (open it in ui.perfetto.dev)\n"
 		"  --json                print a JSON summary on stdout instead of the human output\n"
 		"  --timeout SECONDS     bound the whole run (default: the scenario's time + 30 s)\n"
+		"  --seed N              the deterministic mode: uirq's tasks one at a time under a scheduler\n"
+		"                        seeded with N (decimal or 0x-hex), virtual time; one seed, one run\n"
+		"  --strategy S          the seeded scheduler: random, pct or pct:D (depth D 1..64; default pct:3)\n"
+		"  --explore N           run N seeds (from --seed, default 0) in child processes, print the\n"
+		"                        failing ones with the command that replays each\n"
 		"  --lockdep-demo        run the ABBA demonstration under uirq-lockdep instead\n"
 		"  --help                this text\n"
-		"Exit status: 0 clean, 1 a lockdep or might_sleep report, the watchdog fired or an output\n"
-		"could not be written, 2 bad usage or scenario, 130 stopped by SIGINT (143 SIGTERM) after\n"
-		"printing the summary so far.  See README.md, section irqsim.\n");
+		"Exit status: 0 clean, 1 a lockdep or might_sleep report, the watchdog fired, an output\n"
+		"could not be written or (--explore) a seed failed, 2 bad usage or scenario, 130 stopped by\n"
+		"SIGINT (143 SIGTERM) after printing the summary so far.  See README.md, section irqsim.\n");
 }
 
 static void list_scenarios(void)
@@ -95,6 +102,52 @@ static int parse_hz(const char *s, unsigned long *hz)
 	if (whole < 1000 || whole > UIRQ_I2C_SPEED_HS)
 		return -1;
 	*hz = (unsigned long)whole;
+	return 0;
+}
+
+/*
+ * A whole unsigned 64-bit number in decimal or 0x-hex: strtoull() would
+ * also take " 12", "-1" (as 2^64-1) and "12x" (as 12).
+ */
+static int parse_u64(const char *s, uint64_t *v)
+{
+	unsigned int base = 10, d;
+	uint64_t x = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16, s += 2;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s >= '0' && *s <= '9')
+			d = (unsigned int)(*s - '0');
+		else if (base == 16 && *s >= 'a' && *s <= 'f')
+			d = (unsigned int)(*s - 'a' + 10);
+		else if (base == 16 && *s >= 'A' && *s <= 'F')
+			d = (unsigned int)(*s - 'A' + 10);
+		else
+			return -1;
+		if (x > (UINT64_MAX - d) / base)
+			return -1;
+		x = x * base + d;
+	}
+	*v = x;
+	return 0;
+}
+
+/* "random", "pct" or "pct:D"; D in uirq_sim_start()'s range, 1 to 64. */
+static int parse_strategy(const char *s, struct irqsim_opts *o)
+{
+	uint64_t depth = 3;
+
+	if (!strcmp(s, "random")) {
+		o->strategy = UIRQ_SIM_RANDOM;
+		return 0;
+	}
+	if (strncmp(s, "pct", 3) || (s[3] && (s[3] != ':' || parse_u64(s + 4, &depth))) || depth < 1 || depth > 64)
+		return -1;
+	o->strategy = UIRQ_SIM_PCT;
+	o->pct_depth = (unsigned int)depth;
 	return 0;
 }
 
@@ -201,10 +254,36 @@ static void run_free(struct irqsim_run *r)
 	scenario_free(&r->sc);
 }
 
-int main(int argc, char **argv)
+/* The seed options' combinations with each other and with the rest. */
+static int seed_usage(struct irqsim_opts *o, bool strategy_given, bool demo)
+{
+	char first[24];
+
+	if (o->explore)
+		o->seeded = true;
+	if (strategy_given && !o->seeded)
+		return bad("%s", "--strategy needs --seed or --explore");
+	if (demo && o->seeded)
+		return bad("%s", "--lockdep-demo runs no scenario: it takes no --seed, --strategy or --explore");
+	if (o->explore && o->trace_file)
+		return bad("%s", "--trace writes one run's trace and --explore makes many runs: "
+			   "replay the seed you want with --seed N --trace FILE");
+	if (o->explore && o->seed > UINT64_MAX - (o->explore - 1)) {
+		snprintf(first, sizeof(first), "%" PRIu64, o->seed);
+		return bad("--explore: the seeds from --seed %s on go past 2^64-1", first);
+	}
+	return 0;
+}
+
+/*
+ * The command line into o, keeping in o->argv the words of every option
+ * but the seed's three, as the user wrote them (the replay command).
+ * -1 to go on with a run; else irqsim's exit status (usage, --help, ...).
+ */
+static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 {
 	enum { O_SCENARIO = 256, O_LIST, O_PRINT, O_LEGACY, O_THREADIRQS, O_BUS, O_CPUS, O_TRACE, O_JSON,
-	       O_TIMEOUT, O_DEMO, O_HELP };
+	       O_TIMEOUT, O_SEED, O_STRATEGY, O_EXPLORE, O_DEMO, O_HELP };
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, O_SCENARIO },
 		{ "list-scenarios", no_argument, NULL, O_LIST },
@@ -216,29 +295,29 @@ int main(int argc, char **argv)
 		{ "trace", required_argument, NULL, O_TRACE },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "strategy", required_argument, NULL, O_STRATEGY },
+		{ "explore", required_argument, NULL, O_EXPLORE },
 		{ "lockdep-demo", no_argument, NULL, O_DEMO },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct irqsim_opts o = { .builtin = "default", .cpus = 1 };
-	struct irqsim_run r = { .opts = &o };
 	const struct sc_builtin *b;
-	struct watchdog wd;
-	pthread_t sig_thread;
+	bool demo = false, strategy_given = false;
+	uint64_t n;
 	char *end;
-	int opt, status, err;
+	int opt, at;
 
-	/* A closed stdout would hand descriptor 1 to the next file opened (the trace) and lose the output. */
-	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
-		fprintf(stderr, "irqsim: standard output is closed; nothing could be reported\n");
-		return IRQSIM_EXIT_PROBLEMS;
-	}
-
+	o->argv[o->argc++] = argv[0];
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	for (;;) {
+		at = optind;
+		opt = getopt_long(argc, argv, "h", longopts, NULL);
+		if (opt == -1)
+			break;
 		switch (opt) {
 		case O_SCENARIO:
-			o.scenario_file = optarg;
+			o->scenario_file = optarg;
 			break;
 		case O_LIST:
 			list_scenarios();
@@ -250,37 +329,53 @@ int main(int argc, char **argv)
 			fputs(b->text, stdout);
 			return 0;
 		case O_LEGACY:
-			o.legacy = true;
+			o->legacy = true;
 			break;
 		case O_THREADIRQS:
-			o.threadirqs = true;
+			o->threadirqs = true;
 			break;
 		case O_BUS:
-			if (parse_hz(optarg, &o.bus_hz))
+			if (parse_hz(optarg, &o->bus_hz))
 				return bad("--bus-speed: expected a whole number of hertz from 1000 to 3400000, "
 					   "or with a k or M suffix (400k, 2.6M), got '%s'", optarg);
 			break;
 		case O_CPUS: {
-			unsigned long n = strtoul(optarg, &end, 10);
+			unsigned long c = strtoul(optarg, &end, 10);
 
-			if (*optarg < '0' || *optarg > '9' || *end || n < 1 || n > UIRQ_MAX_CPUS)
+			if (*optarg < '0' || *optarg > '9' || *end || c < 1 || c > UIRQ_MAX_CPUS)
 				return bad("--cpus: expected 1 to 64, got '%s'", optarg);
-			o.cpus = (unsigned int)n;
+			o->cpus = (unsigned int)c;
 			break;
 		}
 		case O_TRACE:
-			o.trace_file = optarg;
+			o->trace_file = optarg;
 			break;
 		case O_JSON:
-			o.json = true;
+			o->json = true;
 			break;
 		case O_TIMEOUT:
-			o.timeout_s = strtod(optarg, &end);
-			if (end == optarg || *end || !(o.timeout_s > 0 && o.timeout_s <= 3600))
+			o->timeout_s = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->timeout_s > 0 && o->timeout_s <= 3600))
 				return bad("--timeout: expected seconds from 0 to 3600, got '%s'", optarg);
 			break;
+		case O_SEED:
+			if (parse_u64(optarg, &o->seed))
+				return bad("--seed: expected an unsigned 64-bit number, decimal or 0x-hex, got '%s'", optarg);
+			o->seeded = true;
+			break;
+		case O_STRATEGY:
+			if (parse_strategy(optarg, o))
+				return bad("--strategy: expected random, pct or pct:D with D from 1 to 64, got '%s'", optarg);
+			strategy_given = true;
+			break;
+		case O_EXPLORE:
+			if (parse_u64(optarg, &n) || n < 1 || n > 1000000)
+				return bad("--explore: expected a number of seeds from 1 to 1000000, got '%s'", optarg);
+			o->explore = (unsigned long)n;
+			break;
 		case O_DEMO:
-			return lockdep_demo();
+			demo = true;
+			break;
 		case 'h':
 		case O_HELP:
 			usage(stdout);
@@ -288,9 +383,67 @@ int main(int argc, char **argv)
 		default:
 			return bad("unknown option or missing argument: '%s'", argv[optind - 1]);
 		}
+		/* Words of other options only (non-options, which getopt moves about, are refused below). */
+		if (opt != O_SEED && opt != O_STRATEGY && opt != O_EXPLORE)
+			while (at < optind)
+				o->argv[o->argc++] = argv[at++];
 	}
 	if (optind < argc)
 		return bad("unexpected argument '%s'", argv[optind]);
+	if (seed_usage(o, strategy_given, demo))
+		return IRQSIM_EXIT_USAGE;
+	if (demo)
+		return lockdep_demo();
+	return -1;
+}
+
+/* --timeout bounds everything from here, reading the scenario included (a FIFO may never be written). */
+static int read_scenario(struct irqsim_run *r, struct watchdog *wd)
+{
+	r->wd = wd;
+	watchdog_start(wd, r, r->opts->timeout_s);
+	watchdog_phase(wd, "reading the scenario", 0, 0);
+	return load_scenario(r->opts->scenario_file ? r->opts->scenario_file : r->opts->builtin, &r->sc);
+}
+
+/* The output is the product: one that did not reach its file (a full disk, a closed pipe) is a failure. */
+static int finish(int status)
+{
+	int err = out_error();
+
+	if (err) {
+		fprintf(stderr, "irqsim: writing the output failed: %s\n", strerror(err));
+		if (status == IRQSIM_EXIT_CLEAN)
+			status = IRQSIM_EXIT_PROBLEMS;
+	}
+	return status;
+}
+
+/*
+ * --explore: the scenario is read once here, so that a bad one is one
+ * usage error rather than as many failing seeds; the runs are explore.c's.
+ */
+static int explore_scenario(const struct irqsim_opts *o)
+{
+	struct irqsim_run r = { .opts = o };
+	struct watchdog wd;
+	int err = read_scenario(&r, &wd);
+
+	/* Stopped before explore_run(): it must be the only thread to take the signals it blocks. */
+	watchdog_stop(&wd);
+	if (err)
+		return IRQSIM_EXIT_USAGE;
+	scenario_free(&r.sc);
+	return finish(explore_run(o));
+}
+
+static int run_scenario(const struct irqsim_opts *o)
+{
+	struct irqsim_run r = { .opts = o };
+	struct watchdog wd;
+	pthread_t sig_thread;
+	int status, err;
+
 	/* Before any thread: every thread of the run keeps them blocked; the signal thread takes them. */
 	sigemptyset(&stop_signals);
 	sigaddset(&stop_signals, SIGINT);
@@ -300,19 +453,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irqsim: cannot start the signal thread\n");
 		return IRQSIM_EXIT_PROBLEMS;
 	}
-	/* --timeout bounds everything from here, reading the scenario included (a FIFO may never be written). */
-	r.wd = &wd;
-	watchdog_start(&wd, &r, o.timeout_s);
-	watchdog_phase(&wd, "reading the scenario", 0, 0);
-	if (load_scenario(o.scenario_file ? o.scenario_file : o.builtin, &r.sc))
+	if (read_scenario(&r, &wd))
 		return IRQSIM_EXIT_USAGE;
 	/* Before the run, not after it: a path that cannot be written fails before anything runs. */
-	if (o.trace_file && (err = trace_open(o.trace_file))) {
-		fprintf(stderr, "irqsim: --trace %s: %s\n", o.trace_file, strerror(-err));
+	if (o->trace_file && (err = trace_open(o->trace_file))) {
+		fprintf(stderr, "irqsim: --trace %s: %s\n", o->trace_file, strerror(-err));
 		scenario_free(&r.sc);
 		return IRQSIM_EXIT_PROBLEMS;
 	}
-	if (!o.timeout_s)
+	if (!o->timeout_s)
 		watchdog_set_timeout(&wd, (double)r.sc.planned_ns / 1e9 + 30.0);
 	vec_init(&r.edges, sizeof(struct sim_edge));
 	vec_init(&r.events, sizeof(struct sim_event));
@@ -328,18 +477,38 @@ int main(int argc, char **argv)
 	if (r.stopped_line)
 		fprintf(stderr, "irqsim: stopped at %s:%u by %s\n", r.sc.name, r.stopped_line,
 			atomic_load(&irqsim_stop_signal) == SIGTERM ? "SIGTERM" : "SIGINT");
-	if (o.json)
+	if (o->json)
 		json_print(stdout, &r);
 	else if (!r.setup_failed)
 		report_print(stdout, &r);
 	status = irqsim_verdict(&r);
-	run_free(&r);
-	/* The output is the product: one that did not reach its file (a full disk, a closed pipe) is a failure. */
-	err = out_error();
-	if (err) {
-		fprintf(stderr, "irqsim: writing the output failed: %s\n", strerror(err));
-		if (status == IRQSIM_EXIT_CLEAN)
-			status = IRQSIM_EXIT_PROBLEMS;
+	/* A failing seed is worth its replay command (not a run the user stopped). */
+	if (o->seeded && status != IRQSIM_EXIT_CLEAN && !r.stopped_line) {
+		fprintf(stderr, "irqsim: seed %" PRIu64 " failed; ", o->seed);
+		irqsim_print_replay(stderr, o);
 	}
+	run_free(&r);
+	return finish(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct irqsim_opts o = { .builtin = "default", .cpus = 1, .strategy = UIRQ_SIM_PCT, .pct_depth = 3 };
+	int status;
+
+	/* A closed stdout would hand descriptor 1 to the next file opened (the trace) and lose the output. */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0) {
+		fprintf(stderr, "irqsim: standard output is closed; nothing could be reported\n");
+		return IRQSIM_EXIT_PROBLEMS;
+	}
+	o.argv = calloc((size_t)argc + 1, sizeof(*o.argv));
+	if (!o.argv) {
+		fprintf(stderr, "irqsim: out of memory\n");
+		return IRQSIM_EXIT_PROBLEMS;
+	}
+	status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = o.explore ? explore_scenario(&o) : run_scenario(&o);
+	free(o.argv);
 	return status;
 }
