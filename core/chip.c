@@ -476,8 +476,8 @@ void uirq_handle_nested_irq(unsigned int irq)
 static void handle_bad_irq(struct uirq_irq_desc *desc)
 {
 	kstat_incr_irqs_this_cpu(desc);
-	uirq_printk("irq %u, desc: %p, depth: %u, count: %u, unhandled: %u\n", desc->irq_data.irq,
-		    (void *)desc, desc->depth, atomic_load(&desc->irq_count),
+	uirq_printk("irq %u, desc: 0x%lx, depth: %u, count: %u, unhandled: %u\n", desc->irq_data.irq,
+		    uirq_ptr_shown(desc), desc->depth, atomic_load(&desc->irq_count),
 		    atomic_load(&desc->irqs_unhandled));
 	uirq_printk("->handle_irq():  (null), handle_bad_irq\n");
 	struct uirq_irq_chip *chip = chip_of(desc);

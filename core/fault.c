@@ -218,9 +218,9 @@ static void report_head(struct kmsg *m, const struct irq_fault *f, const char *w
 	kmsg(m, "Oops: %s (%s) [#%d]\n", sig_name(f->sig), code_name(f->sig, f->code),
 	     atomic_fetch_add(&oops_count, 1) + 1);
 	if (cpu >= 0)
-		kmsg(m, "CPU: %d PID: %ld Comm: %s\n", cpu, (long)syscall(SYS_gettid), comm);
+		kmsg(m, "CPU: %d PID: %ld Comm: %s\n", cpu, uirq_task_pid(), comm);
 	else
-		kmsg(m, "PID: %ld Comm: %s\n", (long)syscall(SYS_gettid), comm);
+		kmsg(m, "PID: %ld Comm: %s\n", uirq_task_pid(), comm);
 }
 
 /* The frames from the faulting one down; the handler's own frames above it are left out. */

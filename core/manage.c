@@ -468,7 +468,7 @@ static void *irq_thread(void *arg)
 
 	handler_fn = (atomic_load(&action->thread_flags) & IRQTF_FORCED_THREAD) ? irq_forced_thread_fn
 										 : irq_thread_fn;
-	action->tid = (pid_t)syscall(SYS_gettid);
+	action->tid = (pid_t)uirq_task_pid();
 	irq_self_thread(action);
 	irq_fault_thread_init(IRQ_FAULT_THREAD);
 	set_thread_name(action);

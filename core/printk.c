@@ -35,5 +35,5 @@ void uirq_warn(const char *file, int line, const char *func, const char *fmt, ..
 	if (n && msg[n - 1] == '\n')
 		msg[n - 1] = '\0';
 	uirq_printk("------------[ cut here ]------------\n%s\nWARNING: CPU: %d PID: %ld at %s:%d %s\n",
-		    msg, cpu < 0 ? 0 : cpu, (long)syscall(SYS_gettid), file, line, func);
+		    msg, cpu < 0 ? 0 : cpu, uirq_task_pid(), file, line, func);
 }

@@ -106,7 +106,7 @@ void irq_self_wait_report(const char *call, struct uirq_irq_desc *desc)
 		    "CPU: %d PID: %ld Comm: %s\nCall Trace:\n",
 		    call, desc->irq_data.irq, comm,
 		    irq_self_hard(desc) ? "hard-irq handler" : "handler thread", desc->irq_data.irq,
-		    cpu < 0 ? 0 : cpu, (long)syscall(SYS_gettid), comm);
+		    cpu < 0 ? 0 : cpu, uirq_task_pid(), comm);
 	/* Frame 0 is this function: the caller's trace starts at 1. */
 	for (int i = 1; i < n; i++) {
 		irq_format_ip(sym, sizeof(sym), frames[i], true);

@@ -39,13 +39,14 @@ static void __report_bad_irq(struct uirq_irq_desc *desc, uirq_irqreturn_t action
 		if (n >= sizeof(buf) - 1)
 			break;
 		if (action->thread_fn)
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[<%p>] %s threaded [<%p>] %s\n",
-					      (void *)action->handler,
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[<%016lx>] %s threaded [<%016lx>] %s\n",
+					      uirq_ptr_shown((const void *)action->handler),
 					      uirq_symbol((const void *)action->handler, a, sizeof(a)),
-					      (void *)action->thread_fn,
+					      uirq_ptr_shown((const void *)action->thread_fn),
 					      uirq_symbol((const void *)action->thread_fn, b, sizeof(b)));
 		else
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[<%p>] %s\n", (void *)action->handler,
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "[<%016lx>] %s\n",
+					      uirq_ptr_shown((const void *)action->handler),
 					      uirq_symbol((const void *)action->handler, a, sizeof(a)));
 	}
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);

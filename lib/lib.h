@@ -35,9 +35,18 @@ void uirq_backoff(unsigned int *round);
 /* Milliseconds since an arbitrary start (jiffies at HZ=1000), on uirq_sim_clock_ns(). */
 unsigned long uirq_jiffies(void);
 
+/*
+ * The calling thread's id as messages show it (lockdep's "name/pid", BUG
+ * reports): its kernel thread id, or in the deterministic mode its task
+ * number + 1, so that a seed's messages replay byte for byte.
+ */
+long uirq_task_pid(void);
+/* An address as messages show it: itself, or in the deterministic mode a stand-in that ASLR does not move (symbol.c). */
+unsigned long uirq_ptr_shown(const void *p);
+
 /* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */
 const char *uirq_symbol_name(const void *fn, char *buf, size_t len);
-/* A function's symbol name (%ps), or its address. */
+/* A function's symbol name (%ps), else "object+0xoff" (a static function), else its address. */
 const char *uirq_symbol(const void *fn, char *buf, size_t len);
 
 #pragma GCC visibility pop

@@ -431,6 +431,13 @@ const char *uirq_sim_report(void)
 	return uirq_sim.report;
 }
 
+long uirq_task_pid(void)
+{
+	if (uirq_sim_current)
+		return (long)uirq_sim_current->id + 1;
+	return (long)gettid();
+}
+
 bool uirq_sim_running(void)
 {
 	return uirq_sim_on;

@@ -2,9 +2,12 @@
 /* Function names for messages (the kernel's %ps), from the dynamic symbol table. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "lib.h"
+#include "sim.h"
 
 const char *uirq_symbol_name(const void *fn, char *buf, size_t len)
 {
@@ -21,7 +24,50 @@ const char *uirq_symbol_name(const void *fn, char *buf, size_t len)
 
 const char *uirq_symbol(const void *fn, char *buf, size_t len)
 {
-	if (!uirq_symbol_name(fn, buf, len))
-		snprintf(buf, len, "%p", fn);
+	Dl_info info;
+
+	if (uirq_symbol_name(fn, buf, len))
+		return buf;
+	/* A static function: where it lies in its object, which does not move with ASLR. */
+	if (fn && dladdr(fn, &info) && info.dli_fname && info.dli_fbase) {
+		const char *base = strrchr(info.dli_fname, '/');
+
+		snprintf(buf, len, "%s+0x%lx", base ? base + 1 : info.dli_fname,
+			 (unsigned long)((const char *)fn - (const char *)info.dli_fbase));
+		return buf;
+	}
+	snprintf(buf, len, "%p", fn);
 	return buf;
+}
+
+/*
+ * The deterministic mode's stand-in for an address that ASLR moves: code
+ * and static data by their offset in their object; anything else (the
+ * heap, stacks) by the order it was first shown in, tagged in the top bits
+ * - a replayed run shows the same pointers in the same order.
+ */
+#define SHOWN_MAX	1024
+#define SHOWN_TAG	0xa110c00000000000ul
+
+unsigned long uirq_ptr_shown(const void *p)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static const void *seen[SHOWN_MAX];
+	static unsigned int nseen;
+	unsigned long id = (unsigned long)p;
+	Dl_info info;
+
+	if (!uirq_sim_on || !p)
+		return id;
+	if (dladdr(p, &info) && info.dli_fbase && info.dli_sname)
+		return (unsigned long)((const char *)p - (const char *)info.dli_fbase);
+	pthread_mutex_lock(&lock);
+	unsigned int i = 0;
+
+	while (i < nseen && seen[i] != p)
+		i++;
+	if (i == nseen && nseen < SHOWN_MAX)
+		seen[nseen++] = p;
+	pthread_mutex_unlock(&lock);
+	return SHOWN_TAG | (i + 1);
 }

@@ -190,7 +190,8 @@ static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const
 			  lockdep_class_sig(hlock->class, false))) {
 		report_headline(true, "WARNING: held lock freed!");
 		rpt_task();
-		rpt(" is freeing memory %p-%p, with a lock still held there!\n", from, to);
+		rpt(" is freeing memory 0x%lx-0x%lx, with a lock still held there!\n", uirq_ptr_shown(from),
+		    uirq_ptr_shown(from) + (unsigned long)((const char *)to - (const char *)from));
 		rpt_held_lock(hlock, "freed");
 		rpt_held_locks(t);
 		rpt("\n");

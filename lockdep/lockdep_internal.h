@@ -24,6 +24,7 @@
 #include "uirq/config.h"
 #include "uirq/context.h"
 #include "uirq/lockdep.h"
+#include "../lib/lib.h"
 
 /* Nothing below leaves the library: direct calls, no PLT on the fast path. */
 #pragma GCC visibility push(hidden)

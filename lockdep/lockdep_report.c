@@ -355,7 +355,7 @@ void task_name(char *buf, size_t len)
 
 	prctl(PR_GET_NAME, name, 0, 0, 0);
 	name[16] = 0;
-	snprintf(buf, len, "%s/%ld", name, (long)syscall(SYS_gettid));
+	snprintf(buf, len, "%s/%ld", name, uirq_task_pid());
 }
 
 void rpt_task(void)
@@ -460,7 +460,8 @@ void rpt_held_lock(const struct held_lock *hlock, const char *role)
 	char name[LOCKDEP_NAME_MAX];
 
 	lockdep_class_name(hlock->class, name, sizeof(name));
-	rpt("%p ", (void *)instance);
+	instance = uirq_ptr_shown((const void *)instance);
+	rpt("0x%lx ", (unsigned long)instance);
 	rpt_class(hlock->class);
 	rpt(", at: ");
 	rpt_site(&hlock->site);

@@ -49,7 +49,7 @@ void uirq__might_sleep(const char *file, int line)
 		report_headline(false, "BUG: sleeping function called from invalid context at %s:%d",
 				file, line);
 		rpt("in_atomic(): %d, irqs_disabled(): %d, non_block: 0, pid: %ld, name: %s\n",
-		    atomic, irqs_off, (long)syscall(SYS_gettid), comm);
+		    atomic, irqs_off, uirq_task_pid(), comm);
 		rpt("preempt_count: %x, expected: 0\n", uirq_preempt_count());
 #if UIRQ_CONFIG_LOCKDEP
 		if (debug_locks_on())

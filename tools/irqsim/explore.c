@@ -56,8 +56,7 @@ static void print_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* --strategy's spelling of o's strategy. */
-static const char *strategy_word(const struct irqsim_opts *o, char *buf, size_t len)
+const char *strategy_word(const struct irqsim_opts *o, char *buf, size_t len)
 {
 	if (o->strategy == UIRQ_SIM_RANDOM)
 		return "random";

@@ -157,12 +157,10 @@ struct irqsim_run {
 
 /*
  * PCT draws its change points among the first k steps: about the steps of
- * the default scenario's run (some 10^4 with one CPU), so they fall across it.
+ * the default scenario's run (some 250 with one CPU), so they fall across it.
  */
-#define IRQSIM_PCT_HORIZON	20000u
+#define IRQSIM_PCT_HORIZON	300u
 
-/* A --seed run failed (why: "deadlocked", "failed"): its seed and the command that replays it, on stderr. */
-void irqsim_seed_failed(const struct irqsim_opts *o, const char *why);
 
 /* run.c: everything from CPUs up to teardown; 0, or -1 when the board could not be built. */
 int irqsim_run(struct irqsim_run *r);

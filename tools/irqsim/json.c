@@ -9,6 +9,7 @@
 
 #include <linux/input-event-codes.h>
 
+#include "explore.h"
 #include "irqsim.h"
 #include "uirq/input.h"
 
@@ -137,6 +138,13 @@ static void print_lines(FILE *f, const struct irqsim_run *r)
 
 static void print_reports(FILE *f, const struct irqsim_run *r)
 {
+	if (r->opts->seeded) {
+		char buf[16];
+
+		fprintf(f, "\"deterministic\":{\"seed\":%" PRIu64 ",\"strategy\":\"%s\",\"decisions\":%zu,"
+			"\"hash\":\"%016" PRIx64 "\"},\n", r->opts->seed, strategy_word(r->opts, buf, sizeof(buf)),
+			r->sim_steps, r->sim_hash);
+	}
 	fprintf(f, "\"lockdep\":{\"enabled\":%s,\"reports\":%lu,\"by_kind\":{", r->lockdep_on ? "true" : "false",
 		r->lockdep.reports);
 	bool first = true;

@@ -11,6 +11,7 @@
 
 #include <linux/input-event-codes.h>
 
+#include "explore.h"
 #include "irqsim.h"
 #include "uirq/input.h"
 
@@ -134,6 +135,12 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 	if (r->stopped_line)
 		fprintf(f, "irqsim: stopped by %s at %s:%u; the figures above cover the run until then\n",
 			atomic_load(&irqsim_stop_signal) == SIGTERM ? "SIGTERM" : "SIGINT", r->sc.name, r->stopped_line);
+	if (r->opts->seeded) {
+		char buf[16];
+
+		fprintf(f, "deterministic: seed %" PRIu64 ", strategy %s, %zu scheduling decisions (hash %016" PRIx64 ")\n",
+			r->opts->seed, strategy_word(r->opts, buf, sizeof(buf)), r->sim_steps, r->sim_hash);
+	}
 	if (!r->lockdep_on && !r->lockdep.reports) {
 		fprintf(f, "lockdep: off (compiled out or UIRQ_LOCKDEP=0): no verdict\n");
 		return;

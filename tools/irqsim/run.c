@@ -18,6 +18,7 @@
 
 #include <linux/input-event-codes.h>
 
+#include "explore.h"
 #include "irqsim.h"
 #include "lines.h"
 #include "uirq/board.h"
@@ -465,7 +466,8 @@ static void on_deadlock(const char *report, void *arg)
 
 	out_flush();
 	fputs(report, stderr);
-	irqsim_seed_failed(r->opts, "deadlocked");
+	fprintf(stderr, "irqsim: seed %" PRIu64 " deadlocked; ", r->opts->seed);
+	irqsim_print_replay(stderr, r->opts);
 	fflush(NULL);
 	_exit(IRQSIM_EXIT_PROBLEMS);
 }

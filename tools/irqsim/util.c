@@ -120,8 +120,3 @@ void vec_free(struct vec *v)
 	v->n = v->cap = 0;
 	pthread_mutex_destroy(&v->lock);
 }
-
-void irqsim_seed_failed(const struct irqsim_opts *o, const char *why)
-{
-	fprintf(stderr, "irqsim: seed %llu %s\n", (unsigned long long)o->seed, why);
-}
