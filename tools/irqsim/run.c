@@ -552,5 +552,19 @@ int irqsim_verdict(const struct irqsim_run *r)
 		return 128 + atomic_load(&irqsim_stop_signal);
 	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed || r->output_failed)
 		return IRQSIM_EXIT_PROBLEMS;
+	/*
+	 * A --seed run is judged on delivery too: its time is the model's, so
+	 * a judged edge lost, duplicated or ending at the wrong level is the
+	 * code's fault.  A free run's time is the host's (a loaded machine
+	 * can starve the handler thread past an edge's 2 ms), so it only
+	 * reports them.  Injected bus faults lose edges by design.
+	 */
+	if (r->opts->seeded && !r->faults_injected) {
+		struct delivery d;
+
+		latency_delivery(r, &d);
+		if (d.lost || d.duplicated || d.wrong)
+			return IRQSIM_EXIT_PROBLEMS;
+	}
 	return IRQSIM_EXIT_CLEAN;
 }
