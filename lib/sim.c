@@ -23,8 +23,8 @@
 struct uirq_sim_state uirq_sim;
 bool uirq_sim_on;
 static uint64_t pct_horizon = 1000;
-static void (*deadlock_fn)(const char *, void *);
-static void *deadlock_arg;
+static void (*failure_fn)(const char *, void *);
+static void *failure_arg;
 
 __thread struct uirq_sim_task *uirq_sim_current __attribute__((tls_model("initial-exec")));
 
@@ -72,6 +72,8 @@ static void log_step(struct uirq_sim_task *t, enum uirq_sim_reason r)
 	fnv(t->id, 4);
 	fnv(r, 4);
 	uirq_sim.tlen++;
+	atomic_store_explicit(&uirq_sim.progress, uirq_sim.tlen, memory_order_relaxed);
+	atomic_store_explicit(&uirq_sim.holder, t, memory_order_release);
 }
 
 static void give(struct uirq_sim_task *t)
@@ -233,8 +235,8 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	if (!next) {
 		/* Deadlock: describe it, and hand task 0 back with -EDEADLK to stop the mode. */
 		describe();
-		if (deadlock_fn)
-			deadlock_fn(uirq_sim.report, deadlock_arg);
+		if (failure_fn)
+			failure_fn(uirq_sim.report, failure_arg);
 		uirq_sim.deadlocked = true;
 		next = uirq_sim.tasks[0];
 		uirq_sim_make_runnable(next, -EDEADLK);
@@ -254,10 +256,10 @@ int uirq_sim_task_id(void)
 	return uirq_sim_current ? (int)uirq_sim_current->id : -1;
 }
 
-void uirq_sim_set_deadlock_handler(void (*fn)(const char *report, void *arg), void *arg)
+void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg)
 {
-	deadlock_fn = fn;
-	deadlock_arg = arg;
+	failure_fn = fn;
+	failure_arg = arg;
 }
 
 void uirq_sim_set_pct_horizon(uint64_t steps)
@@ -291,11 +293,13 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	struct uirq_sim_task *t0 = task_new("main");
 
 	t0->thread = pthread_self();
+	atomic_store(&t0->tid, (int)gettid());
 	t0->joined = true;
 	uirq_sim_current = t0;
 	uirq_sim.running = true;
 	uirq_sim_on = true;
 	log_step(t0, UIRQ_SIM_R_START);
+	uirq_sim_watch_start();
 	return 0;
 }
 
@@ -305,6 +309,7 @@ static void *trampoline(void *p)
 	void *ret;
 
 	uirq_sim_current = me;
+	atomic_store(&me->tid, (int)gettid());
 	await_token(me);
 	ret = me->fn(me->arg);
 	/* Exit: wake whoever joins this task, or the stop once every other task has ended. */
@@ -389,6 +394,8 @@ enum uirq_sim_status uirq_sim_stop(void)
 	}
 	enum uirq_sim_status st = uirq_sim.deadlocked ? UIRQ_SIM_DEADLOCK : UIRQ_SIM_OK;
 
+	uirq_sim_watch_stop();
+
 	if (uirq_sim.deadlocked) {
 		uirq_sim.aborting = true;
 		for (size_t i = 1; i < uirq_sim.ntasks; i++)
@@ -441,6 +448,16 @@ long uirq_task_pid(void)
 bool uirq_sim_running(void)
 {
 	return uirq_sim_on;
+}
+
+void uirq_sim_fail(const char *report)
+{
+	if (failure_fn) {
+		failure_fn(report, failure_arg);
+		return;
+	}
+	fputs(report, stderr);
+	abort();
 }
 
 int uirq_sim_refuse(const char *what)

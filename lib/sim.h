@@ -57,6 +57,8 @@ __attribute__((noreturn)) void uirq_sim_foreign(const char *what, unsigned int n
  * the mode runs; 0 otherwise.
  */
 int uirq_sim_refuse(const char *what);
+/* How long the token may stay with one task before the stall watcher reports it (default 10 s wall). */
+void uirq_sim_set_stall_ms(uint64_t ms);
 
 /*
  * The current task (NULL outside the mode), read by uirq_futex_*() on every

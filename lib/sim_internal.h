@@ -17,6 +17,7 @@ enum task_state { T_RUNNABLE, T_FUTEX, T_SLEEP, T_JOIN, T_EXITED };
 
 struct uirq_sim_task {
 	unsigned int id;
+	atomic_int tid;			/* the kernel's, for the stall report */
 	char name[32];
 	atomic_uint go;			/* 1: the token was given to this task */
 	enum task_state state;
@@ -44,6 +45,9 @@ struct uirq_sim_state {
 	size_t tlen, tcap;
 	uint64_t hash;
 	char report[8192];
+	/* Read by the stall watcher, which is no task: atomics. */
+	_Atomic uint64_t progress;		/* decisions taken */
+	_Atomic(struct uirq_sim_task *) holder;	/* the task given the token last */
 	/* Every task's name, kept past the stop (uirq_sim_task_name()). */
 	char (*names)[32];
 	size_t nnames;
@@ -54,6 +58,12 @@ extern struct uirq_sim_state uirq_sim;
 
 /* A synchronisation point: the caller, its state set, gives the token to the next task and waits for it back. */
 void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r);
+/* The run cannot go on (a deadlock, a stall): the failure handler, else the report on stderr and abort(). */
+void uirq_sim_fail(const char *report);
+/* The stall watcher (sim_stall.c), from the start to the stop. */
+void uirq_sim_watch_start(void);
+void uirq_sim_watch_stop(void);
+
 /* Out of the futex queue or timer, runnable; its wait returns result. */
 void uirq_sim_make_runnable(struct uirq_sim_task *t, int result);
 

@@ -56,12 +56,16 @@ enum uirq_sim_status uirq_sim_stop(void);
 /* Between a start and its stop. */
 bool uirq_sim_running(void);
 /*
- * Called (on whichever task finds it) when every task is blocked and no
- * timer is pending, with the description uirq_sim_report() gives, before
- * task 0 is resumed with the deadlock; it may end the process.  Set before
- * the start; NULL: none.
+ * Called with a description when the run cannot go on: every task blocked
+ * and no timer pending (a deadlock: on the task that finds it, before task
+ * 0 is resumed with UIRQ_SIM_DEADLOCK at its stop), or a task holding the
+ * token for 10 s of wall time without a scheduling point - blocked in a
+ * raw pthread call or a system call, or spinning (on a watcher thread;
+ * the run is stuck, so the handler should end the process).  Without a
+ * handler a deadlock is returned by the stop and a stall is reported on
+ * stderr and aborts.  Set before the start; NULL: none.
  */
-void uirq_sim_set_deadlock_handler(void (*fn)(const char *report, void *arg), void *arg);
+void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg);
 
 /* pthread_create() of a task, named (NULL: "taskN"); from a thread that is not a task, pthread_create(). */
 int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg,

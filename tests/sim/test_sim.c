@@ -11,6 +11,9 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "lib.h"
 #include "sim.h"
@@ -326,4 +329,59 @@ UIRQ_TEST(sim, plain_threads_untouched)
 	while (!__atomic_load_n(&plain_word, __ATOMIC_ACQUIRE))
 		uirq_futex_wait(&plain_word, 0);
 	assert_eq(pthread_join(t, NULL), 0);
+}
+
+/* ---- a task blocking where the scheduler cannot see it ---- */
+
+static pthread_mutex_t raw_lock = PTHREAD_MUTEX_INITIALIZER;
+static int stall_pipe[2];
+
+static void *raw_blocker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&raw_lock);	/* held by task 0, which is not running: a kernel wait */
+	pthread_mutex_unlock(&raw_lock);
+	return NULL;
+}
+
+static void stall_handler(const char *report, void *arg)
+{
+	(void)arg;
+	(void)!write(stall_pipe[1], report, strlen(report));
+	_exit(0);
+}
+
+/* The watcher names the task, says it blocks in a system call, and ends the run through the handler. */
+UIRQ_TEST(sim, stall_outside_scheduler_named, .timeout = 30)
+{
+	char buf[2048] = "";
+	size_t got = 0;
+	pid_t pid;
+	int status;
+	ssize_t n;
+
+	assert_eq(pipe(stall_pipe), 0);
+	pid = fork();
+	assert_ge(pid, 0);
+	if (!pid) {
+		pthread_t t;
+
+		uirq_sim_set_stall_ms(200);
+		uirq_sim_set_failure_handler(stall_handler, NULL);
+		uirq_sim_start(1, UIRQ_SIM_RANDOM, 1);
+		pthread_mutex_lock(&raw_lock);
+		uirq_sim_thread_create(&t, NULL, raw_blocker, NULL, "blocker");
+		for (;;)
+			uirq_sim_sleep_ns(1000);	/* the blocker runs, and blocks in the kernel */
+	}
+	close(stall_pipe[1]);
+	while ((n = read(stall_pipe[0], buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	assert_eq(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	assert_true(strstr(buf, "task 1 'blocker'") && strstr(buf, "it blocks where the scheduler cannot see it"),
+		    "%s", buf);
+	assert_true(strstr(buf, "kernel state S"), "%s", buf);
+	close(stall_pipe[0]);
 }

@@ -459,14 +459,14 @@ static void teardown(struct ctx *c)
 	uirq_log_set_sink(NULL, NULL);
 }
 
-/* Every task blocked, no timer pending: say so with the seed and its replay, and end the run. */
-static void on_deadlock(const char *report, void *arg)
+/* A deadlock or a stall: the run cannot go on.  Say so with the seed and its replay, and end it. */
+static void on_sim_failure(const char *report, void *arg)
 {
 	struct irqsim_run *r = arg;
 
 	out_flush();
 	fputs(report, stderr);
-	fprintf(stderr, "irqsim: seed %" PRIu64 " deadlocked; ", r->opts->seed);
+	fprintf(stderr, "irqsim: seed %" PRIu64 " failed; ", r->opts->seed);
 	irqsim_print_replay(stderr, r->opts);
 	fflush(NULL);
 	_exit(IRQSIM_EXIT_PROBLEMS);
@@ -481,7 +481,7 @@ int irqsim_run(struct irqsim_run *r)
 	if (r->opts->seeded) {
 		int err;
 
-		uirq_sim_set_deadlock_handler(on_deadlock, r);
+		uirq_sim_set_failure_handler(on_sim_failure, r);
 		uirq_sim_set_pct_horizon(IRQSIM_PCT_HORIZON);
 		err = uirq_sim_start(r->opts->seed, r->opts->strategy, r->opts->pct_depth);
 		if (err) {

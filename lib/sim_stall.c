@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A task that blocks where the scheduler cannot see it - a raw pthread
+ * lock held by a task that is not running, a blocking system call - or
+ * spins without a scheduling point holds the token forever: every other
+ * task waits for it, and the run would hang in silence.  A watcher thread
+ * (not a task: it must run while the token is stuck) samples the decision
+ * count; when it has not moved for the stall time it names the task that
+ * holds the token, what the kernel says it is doing, and ends the run
+ * through the failure handler (or abort()).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib.h"
+#include "sim_internal.h"
+
+static uint64_t stall_ms = 10000;
+static pthread_t watcher;
+static bool watching;
+static atomic_uint watcher_stop;
+
+void uirq_sim_set_stall_ms(uint64_t ms)
+{
+	stall_ms = ms ? ms : 1;
+}
+
+/* The first line of /proc/self/task/TID/<what>, or "?" */
+static void task_file(int tid, const char *what, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/%s", tid, what);
+	f = fopen(path, "re");
+	if (!f || !fgets(buf, (int)len, f))
+		snprintf(buf, len, "?");
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void stalled(struct uirq_sim_task *t, uint64_t steps)
+{
+	static char report[1024];	/* once: the handler ends the run */
+	char stat[512], sys[128], wchan[64];
+	const char *st;
+	char state = '?';
+	int tid = atomic_load(&t->tid);
+
+	task_file(tid, "stat", stat, sizeof(stat));
+	task_file(tid, "syscall", sys, sizeof(sys));
+	task_file(tid, "wchan", wchan, sizeof(wchan));
+	/* stat: "tid (comm) S ...": the state follows the last ')'. */
+	st = strrchr(stat, ')');
+	if (st && st[1] == ' ')
+		state = st[2];
+	snprintf(report, sizeof(report),
+		 "uirq sim: task %u '%s' (tid %d) has held the token for %llu ms without a scheduling point "
+		 "(decision %llu): it %s where the scheduler cannot see it - a raw pthread call or a blocking "
+		 "system call (move it onto uirq's locks and waits, or make the thread no task)\n"
+		 "  kernel state %c, system call %s, wchan %s\n",
+		 t->id, t->name, tid, (unsigned long long)stall_ms, (unsigned long long)steps,
+		 state == 'R' ? "spins" : "blocks", state, sys, wchan[0] && wchan[0] != '0' ? wchan : "-");
+	uirq_sim_fail(report);
+}
+
+static void *watch_fn(void *arg)
+{
+	uint64_t last = UINT64_MAX, still_ms = 0, tick = stall_ms < 100 ? stall_ms : 100;
+	struct timespec ts = { .tv_sec = (time_t)(tick / 1000), .tv_nsec = (long)(tick % 1000) * 1000000 };
+
+	(void)arg;
+	pthread_setname_np(pthread_self(), "uirq/simwatch");
+	while (!atomic_load(&watcher_stop)) {
+		uirq_futex_wait_kernel(&watcher_stop, 0, &ts);
+		uint64_t now = atomic_load(&uirq_sim.progress);
+
+		still_ms = now == last ? still_ms + tick : 0;
+		last = now;
+		if (still_ms >= stall_ms && !atomic_load(&watcher_stop)) {
+			struct uirq_sim_task *t = atomic_load(&uirq_sim.holder);
+
+			if (t)
+				stalled(t, now);
+			still_ms = 0;
+		}
+	}
+	return NULL;
+}
+
+void uirq_sim_watch_start(void)
+{
+	atomic_store(&watcher_stop, 0);
+	watching = !pthread_create(&watcher, NULL, watch_fn, NULL);
+	if (!watching)
+		fputs("uirq sim: no watcher thread: a task blocking outside the scheduler would hang unnamed\n", stderr);
+}
+
+void uirq_sim_watch_stop(void)
+{
+	if (!watching)
+		return;
+	atomic_store(&watcher_stop, 1);
+	uirq_futex_wake_kernel(&watcher_stop, 1);
+	pthread_join(watcher, NULL);
+	watching = false;
+}
