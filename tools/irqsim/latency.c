@@ -86,7 +86,12 @@ void latency_summary(const struct irqsim_run *r, bool minus_bus, bool to_client,
 		if (!e->events || e->bounce)
 			continue;
 		end = to_client ? e->rx_ns : e->event_ns;
-		d = (double)(end - e->t_ns);
+		/*
+		 * An event's stamp is a timeval, cut to the microsecond: the edge
+		 * goes on the same grid, or an exact latency (a --seed run's) would
+		 * read up to 1 us short of its wire time.
+		 */
+		d = (double)(end - (to_client ? e->t_ns : e->t_ns - e->t_ns % 1000u));
 		if (minus_bus)
 			d -= (double)e->wire_ns;
 		v[n++] = d / 1000.0;
