@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memcheck over a plain build: irqsim's default run and the test programs, each under
+# Memcheck over a plain build: irqsim's default run (free and --seed) and the test programs, each under
 #   valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99
 # A memory error or a definite/indirect leak - in the program or in any of the
 # test processes Check forks (Valgrind follows fork(); each child's leak check
@@ -92,6 +92,8 @@ run_one() {
 # irqsim's default run: the main job.
 echo "valgrind: Memcheck on $dir: irqsim's default run, then the test programs"
 run_one "irqsim default run" - "$dir/tools/irqsim/irqsim"
+# ... and in the deterministic mode: the scheduler's hand-offs, virtual time, the stall watcher.
+run_one "irqsim --seed 1" - "$dir/tools/irqsim/irqsim" --seed 1
 
 # The test programs, with the environment meson gives them.
 mapfile -t tests < <(meson introspect "$dir" --tests | python3 -c '
