@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -55,6 +56,7 @@ struct uirq_cpu {
 	_Atomic(struct uirq_irq_desc *) current __attribute__((aligned(64)));	/* being handled */
 	unsigned int poll_ns;			/* the current polling window */
 	atomic_uint nr_watches;			/* fds in epfd besides the doorbell (watch_mutex) */
+	atomic_uint nr_virt;			/* the deterministic mode's polled watches (watch_mutex) */
 	int epfd;
 	int doorbell;
 	unsigned int index;
@@ -382,13 +384,21 @@ int uirq_cpu_watch_fd(unsigned int irq, int fd)
 	w->fd = fd;
 	w->gen = atomic_fetch_add(&watch_gen, 1);
 	atomic_init(&w->state, WATCH_ARMED);
+	/* The deterministic mode cannot see epoll: a task's fd is polled by its CPU instead. */
+	w->virt = uirq_sim_on;
 	uirq_mutex_lock(&watch_mutex);
 	unsigned int cpu = atomic_load(&desc->cpu);
 
 	ret = slot_init(cpu);
 	if (!ret && atomic_load(&desc->watch))
 		ret = -EBUSY;
-	if (!ret) {
+	if (!ret && w->virt) {
+		/* No epoll: the CPU polls it when told (uirq_cpu_fd_written) and before it idles. */
+		atomic_store(&w->cpu, (int)cpu);
+		atomic_store(&desc->watch, w);
+		atomic_fetch_add(&cpus[cpu].nr_virt, 1);
+		w = NULL;
+	} else if (!ret) {
 		struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = watch_tag(irq, w->gen) };
 
 		atomic_store(&w->cpu, (int)cpu);
@@ -441,8 +451,55 @@ void uirq_cpu_rearm_fd(unsigned int irq, bool unread)
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLET, .data.u64 = watch_tag(irq, w->gen) };
 	int cpu = atomic_load(&w->cpu);
 
+	if (w->virt) {
+		kick_cpu(&cpus[cpu]);	/* it polls the fd before it idles */
+		return;
+	}
 	/* Moved meanwhile (ENOENT): adding it to the new CPU's set looked at it already. */
 	epoll_ctl(cpus[cpu].epfd, EPOLL_CTL_MOD, w->fd, &ev);
+}
+
+int uirq_cpu_fd_written(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	struct uirq_fd_watch *w = desc ? atomic_load_explicit(&desc->watch, memory_order_acquire) : NULL;
+
+	if (!w)
+		return -EINVAL;
+	if (!w->virt)
+		return 0;
+	if (!uirq_sim_current)
+		uirq_sim_foreign("writes the fd of irq", irq);
+	kick_cpu(&cpus[atomic_load(&w->cpu)]);
+	uirq_sim_yield();
+	return 0;
+}
+
+/*
+ * The deterministic mode's epoll: the fds of this CPU's polled watches that
+ * are readable now, each delivered as an epoll event would be.  True if any
+ * was.  Only tasks write these fds, so what poll() says is the run's own.
+ */
+static bool poll_virtual(struct uirq_cpu *c)
+{
+	unsigned int n = irq_get_nr_irqs();
+	bool any = false;
+
+	for (unsigned int irq = 1; irq < n; irq++) {
+		struct uirq_irq_desc *desc = irq_to_desc(irq);
+		struct uirq_fd_watch *w = desc ? atomic_load(&desc->watch) : NULL;
+		struct pollfd p;
+
+		if (!w || !w->virt || atomic_load(&w->cpu) != (int)c->index)
+			continue;
+		p = (struct pollfd){ .fd = w->fd, .events = POLLIN };
+		if (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN))
+			continue;
+		/* Disarmed, fd_event() remembers it for the rearm (which kicks us); only a delivery counts. */
+		any |= (atomic_load(&w->state) & WATCH_ARMED) != 0;
+		fd_event(c, watch_tag(irq, w->gen));
+	}
+	return any;
 }
 
 /* Wait until no CPU but the caller's is handling desc. */
@@ -467,7 +524,9 @@ static void unwatch_locked(struct uirq_irq_desc *desc)
 	if (!w)
 		return;
 	atomic_store(&desc->watch, NULL);
-	if (!epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL))
+	if (w->virt)
+		atomic_fetch_sub(&cpus[w->cpu].nr_virt, 1);
+	else if (!epoll_ctl(cpus[w->cpu].epfd, EPOLL_CTL_DEL, w->fd, NULL))
 		atomic_fetch_sub(&cpus[w->cpu].nr_watches, 1);
 	/* Rearms run under the descriptor lock: after this one, none uses w. */
 	uirq_spin_lock_irqsave(&desc->lock, flags);
@@ -495,7 +554,12 @@ void uirq_cpu_move_watch(struct uirq_irq_desc *desc)
 	uirq_mutex_lock(&watch_mutex);
 	struct uirq_fd_watch *w = atomic_load(&desc->watch);
 
-	if (w && w->cpu != (int)cpu && !slot_init(cpu)) {
+	if (w && w->virt && w->cpu != (int)cpu) {
+		atomic_fetch_sub(&cpus[w->cpu].nr_virt, 1);
+		atomic_store(&w->cpu, (int)cpu);
+		atomic_fetch_add(&cpus[cpu].nr_virt, 1);
+		kick_cpu(&cpus[cpu]);	/* readable meanwhile: the new CPU looks */
+	} else if (w && w->cpu != (int)cpu && !slot_init(cpu)) {
 		struct epoll_event ev = { .events = EPOLLIN | EPOLLET,
 					  .data.u64 = watch_tag(desc->irq_data.irq, w->gen) };
 
@@ -659,7 +723,11 @@ static void *cpu_thread(void *arg)
 			continue;
 		}
 		if (uirq_sim_current) {
-			/* The deterministic mode's idle: no fds (refused there), no polling; ring_sim() wakes it. */
+			/* The deterministic mode's idle: its fds polled first, then ring_sim() or a kick wakes it. */
+			if (atomic_load_explicit(&c->nr_virt, memory_order_relaxed) && poll_virtual(c)) {
+				atomic_store(&c->sleeping, 0);
+				continue;
+			}
 			if (timeout < 0)
 				uirq_futex_wait(&c->sleeping, 1);
 			else

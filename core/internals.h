@@ -106,6 +106,7 @@ struct uirq_fd_watch {
 	atomic_int cpu;			/* whose epoll holds it: changed under watch_mutex */
 	unsigned int gen;		/* in its epoll tag: tells a stale event from a successor's */
 	_Atomic unsigned int state;	/* WATCH_* */
+	bool virt;			/* the deterministic mode's: no epoll, the CPU polls it (cpu.c) */
 };
 
 /*

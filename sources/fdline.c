@@ -283,6 +283,7 @@ static const struct fd_line_ops eventfd_ops = {
 	.name = "eventfd",
 	.types = FD_TYPES,
 	.oneshot_safe = true,
+	.sim_virtual = true,
 	.read_events = fd_line_read_counter64,
 };
 
@@ -304,10 +305,12 @@ static int line_init(unsigned int irq, int fd, bool owned, const struct fd_line_
 
 	if (!valid_fd_type(type, ops->types))
 		return -EINVAL;
-	/* The scheduler cannot see an fd become readable: no fd line replays. */
-	ret = uirq_sim_refuse(ops->name);
-	if (ret)
-		return ret;
+	/* The scheduler cannot order a kernel's or another process's fd: only the program's own eventfd replays. */
+	if (!(ops->sim_virtual && owned)) {
+		ret = uirq_sim_refuse(ops->name);
+		if (ret)
+			return ret;
+	}
 	/* The ack reads in hard-irq context: whatever the fd, it must never block. */
 	int fl = fcntl(fd, F_GETFL);
 
@@ -425,7 +428,7 @@ int uirq_eventfd_line_raise(struct uirq_fd_line *l)
 		return -EINVAL;
 	for (;;) {
 		if (write(l->fd, &one, sizeof(one)) == (ssize_t)sizeof(one))
-			return 0;
+			return uirq_cpu_fd_written(l->irq);
 		if (errno != EINTR)
 			return -errno;
 	}

@@ -22,6 +22,13 @@ struct fd_line_ops {
 	 * must then hold the line masked until the thread has run.
 	 */
 	bool oneshot_safe;
+	/*
+	 * The deterministic mode may run it, its CPU polling the fd: only the
+	 * program writes it (an eventfd it made itself, raised through the
+	 * API).  Every other kind is a kernel's or another process's, which
+	 * the scheduler cannot order: refused there.
+	 */
+	bool sim_virtual;
 	/* Events since the previous read, 0 for none; called in hard-irq context, must not block. */
 	uint64_t (*read_events)(struct uirq_fd_line *l);
 	/* Let the device interrupt again (startup, unmask) or stop it (shutdown); NULL: nothing to do. */

@@ -284,6 +284,15 @@ int uirq_irq_raise(unsigned int irq);
  */
 int uirq_cpu_watch_fd(unsigned int irq, int fd);
 /*
+ * The process itself made the line's fd readable (an eventfd line's raise).
+ * In the deterministic mode (uirq/sim.h), where no epoll watches the fd -
+ * the scheduler could not see it - this tells the line's CPU to look, and
+ * is a scheduling point, like raising a line; a write the CPU is not told
+ * of is seen only when it next goes idle.  Outside the mode epoll sees the
+ * write and this does nothing.  0, or -EINVAL for an irq without a watch.
+ */
+int uirq_cpu_fd_written(unsigned int irq);
+/*
  * Watch the line's fd again (after a delivery); any context, lock-free.
  * unread: the chip left the delivered readiness unread (a level nobody
  * served), so the fd is looked at again and delivered if still readable.
