@@ -26,8 +26,9 @@ uirq_need_packages() {
 # libdw (elfutils): function, file:line and variable names in lockdep reports.
 UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev libevdev-dev libi2c-dev libdw-dev)
 # What the test suite needs on top: the test framework (Check), valgrind, and g++ (the installed
-# headers must compile as C++: tests/abi); the sanitizers come with gcc.
-UIRQ_TEST_PACKAGES=(check valgrind g++)
+# headers must compile as C++: tests/abi), patch (tests/sim-bugs applies its variants at build time);
+# the sanitizers come with gcc.
+UIRQ_TEST_PACKAGES=(check valgrind g++ patch)
 # What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
 # initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules
 # and the kernel source tarball, make and gcc to build gpio-sim out of tree (scripts/vm/gpio-sim.sh).
