@@ -7,16 +7,28 @@
 # disable, enable and re-route the lines over 2-4 CPUs.  Prints every
 # line's figures and the conservation check (raised = handled + merged +
 # no handler), the time and the threads; exits 1 on any failure.
+# With UIRQ_SOAK_ARGS="--seed N" the whole run is in uirq's deterministic mode:
+# every thread a task of one scheduler seeded with N, SECONDS virtual (they
+# cost no wall time: the run takes what its work takes), no eventfd lines (a
+# real fd, refused there); it ends with the decision count and hash, and the
+# same N prints the same figures again.  The control threads work through the
+# SECONDS of virtual time too (about 8,000 operations and 600 handler threads
+# a virtual second), and the mode's cost per step grows with every task made
+# since its start: 1,000,000 edges take about 100 s with SECONDS=0, but with
+# the default 180 the run had reached only 40 virtual s after 4 min.
 #   scripts/soak.sh [EDGES] [SECONDS]
 #   UIRQ_SOAK_SANITIZE=address,undefined|thread  build with a sanitizer (own build dir)
 #   UIRQ_SOAK_BUILD=DIR   the build dir (default build-soak, build-soak-asan, build-soak-tsan)
-#   UIRQ_SOAK_ARGS="..."  more uirq-soak options: -r ROUNDS -d DEVICE_THREADS -c CONTROL_THREADS -s SEED
+#   UIRQ_SOAK_ARGS="..."  more uirq-soak options: -r ROUNDS -d DEVICE_THREADS -c CONTROL_THREADS
+#                         -s SEED (the soak's random sequence), --seed N (the deterministic
+#                         mode) and --strategy random|pct|pct:D (its scheduler, default pct:3)
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 . scripts/deps.sh
 
 usage() {
-	echo "usage: scripts/soak.sh [EDGES] [SECONDS]   (UIRQ_SOAK_SANITIZE=address,undefined|thread, UIRQ_SOAK_BUILD=DIR)" >&2
+	echo "usage: scripts/soak.sh [EDGES] [SECONDS]   (UIRQ_SOAK_SANITIZE=address,undefined|thread, UIRQ_SOAK_BUILD=DIR," \
+		"UIRQ_SOAK_ARGS=\"--seed N ...\")" >&2
 	exit 2
 }
 edges=${1:-1000000}

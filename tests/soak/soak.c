@@ -14,6 +14,15 @@
  *              1,000,000 edges paced over 180 s, a round per 25,000 edges,
  *              3 device and 2 control threads), run by scripts/soak.sh;
  *              prints the figures and exits 1 on any failure.
+ *              `--seed N [--strategy random|pct[:D]]` runs it all in uirq's
+ *              deterministic mode (uirq/sim.h): the CPUs, handler threads,
+ *              device and control threads and the drains are tasks of one
+ *              seeded scheduler, the pacing and every wait are virtual time
+ *              (SECONDS cost no wall time), and the output ends with the
+ *              interleaving's decision count and hash - one seed, one run,
+ *              byte for byte (tests/soak/seeded.sh checks it).  The eventfd
+ *              lines are left out there: a real kernel fd, which the mode
+ *              refuses.  (-s SEED is the soak's own random sequence, in both.)
  *
  * THE LINES (soak_specs[] below): two software controllers - level/edge
  * flows and a GIC-like fasteoi one - and eventfd lines; edge (rising),
@@ -110,6 +119,8 @@
 #include "uirq/config.h"
 #include "uirq/irq.h"
 #include "uirq/lockdep.h"
+#include "uirq/mutex.h"
+#include "uirq/sim.h"
 #include "uirq/sources.h"
 
 #if defined(__SANITIZE_THREAD__)
@@ -167,6 +178,11 @@ struct soak_config {
 	unsigned int dev_threads, ctl_threads;
 	unsigned int seed;
 	bool progress;		/* a line every 10 s (the long form) */
+	/* --seed: the whole run in uirq's deterministic mode (uirq/sim.h) */
+	bool sim;
+	uint64_t sim_seed;
+	enum uirq_sim_strategy strategy;
+	unsigned int pct_depth;
 };
 
 /* ------------------------------------------------------------------ */
@@ -183,7 +199,12 @@ struct soak_dev {
 	enum drv_kind drv;
 	char name[24];
 	_Atomic uint64_t status;	/* ST_BOUND | events not yet taken by a handler */
-	pthread_mutex_t mu;		/* control threads: bind state, disable/enable */
+	/*
+	 * Control threads: bind state, disable/enable.  A uirq mutex, not a
+	 * pthread one: it is held across request/free_irq and disable_irq, which
+	 * wait, and under --seed a task may only block in uirq's primitives.
+	 */
+	uirq_mutex_t mu;
 	bool bound;			/* under mu */
 	bool toggle;			/* both-edges: the level this device drives (its device thread's) */
 	atomic_ulong raised, unbound, handled, merged, freed, stranded, spurious, peek_none;
@@ -214,6 +235,7 @@ static unsigned int cur_cpus;
 /* Failures: counted, the first few kept for the report. */
 static atomic_int nfail;
 static char fail_text[4096];
+/* Held for a snprintf only, never across a scheduling point: fine under --seed too. */
 static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
 
 __attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
@@ -244,20 +266,19 @@ static inline void add(atomic_ulong *c, unsigned long v)
 	atomic_fetch_add_explicit(c, v, memory_order_relaxed);
 }
 
+/*
+ * uirq's clock and sleep: CLOCK_MONOTONIC and nanosleep() in the free-running
+ * soak, the virtual clock under --seed (a task's pacing and drain waits cost
+ * no wall time there) - one code path for both.
+ */
 static inline uint64_t now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return uirq_sim_clock_ns();
 }
 
 static void sleep_ns(uint64_t ns)
 {
-	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	uirq_sim_sleep_ns(ns);
 }
 
 static inline uint32_t rnd(uint64_t *s)
@@ -485,11 +506,11 @@ static void dev_checkpoint(struct soak_dev *d)
 	uint64_t t0 = 0;
 	unsigned int spins = 0;
 
-	pthread_mutex_lock(&d->mu);
+	uirq_mutex_lock(&d->mu);
 	add(&op_checkpoints, 1);
 	while (atomic_load(&d->status) & ST_COUNT) {
 		if (++spins < 64) {
-			sched_yield();
+			uirq_sim_yield();
 			continue;
 		}
 		uint64_t now = now_ns();
@@ -503,7 +524,7 @@ static void dev_checkpoint(struct soak_dev *d)
 		}
 		sleep_ns(50000);
 	}
-	pthread_mutex_unlock(&d->mu);
+	uirq_mutex_unlock(&d->mu);
 }
 
 static void *device_thread(void *arg)
@@ -528,7 +549,7 @@ static void *device_thread(void *arg)
 		} else if ((r >> 16) % 512 == 0) {
 			sleep_ns(20000 + (r >> 8) % 200000);	/* let the CPUs go idle now and then */
 		} else if ((r >> 16) % 32 == 1) {
-			sched_yield();
+			uirq_sim_yield();
 		}
 	}
 	return NULL;
@@ -543,7 +564,7 @@ static void control_op(uint64_t *seed)
 
 	if (op < 7) {
 		/* Unbind (one time in four: drivers stay bound most of the time), or bind again. */
-		pthread_mutex_lock(&d->mu);
+		uirq_mutex_lock(&d->mu);
 		if (d->bound && (r >> 16) % 4 != 0) {
 			/* left bound */
 		} else if (d->bound) {
@@ -559,10 +580,10 @@ static void control_op(uint64_t *seed)
 				add(&op_bind, 1);
 			}
 		}
-		pthread_mutex_unlock(&d->mu);
+		uirq_mutex_unlock(&d->mu);
 	} else if (op < 13) {
 		/* Disable and enable again, as the driver holding the line does. */
-		pthread_mutex_lock(&d->mu);
+		uirq_mutex_lock(&d->mu);
 		if (d->bound) {
 			uint32_t how = rnd(seed);
 
@@ -580,7 +601,7 @@ static void control_op(uint64_t *seed)
 			case 0:
 				break;
 			case 1:
-				sched_yield();
+				uirq_sim_yield();
 				break;
 			default:
 				sleep_ns(1000 + (how >> 8) % 200000);
@@ -588,7 +609,7 @@ static void control_op(uint64_t *seed)
 			uirq_enable_irq(l->irq);
 			add(&op_disable, 1);
 		}
-		pthread_mutex_unlock(&d->mu);
+		uirq_mutex_unlock(&d->mu);
 	} else if (op < 18) {
 		unsigned int cpu = rnd(seed) % cur_cpus;
 		int ret = uirq_irq_set_affinity(l->irq, 1ull << cpu);
@@ -618,7 +639,7 @@ static void *control_thread(void *arg)
 		if (r % 4)
 			sleep_ns(5000 + r % 300000);
 		else
-			sched_yield();
+			uirq_sim_yield();
 	}
 	return NULL;
 }
@@ -634,13 +655,20 @@ static void count_report(const struct uirq_lockdep_report *r, void *arg)
 	fprintf(stderr, "lockdep report: %s\n%s\n", r->headline, r->text);
 }
 
-static int lines_create(void)
+/*
+ * with_fd false (under --seed): no eventfd lines.  They are a real kernel fd,
+ * written and read outside the scheduler's order, so the deterministic mode
+ * refuses them (-EOPNOTSUPP); the free-running soak still covers them.
+ */
+static int lines_create(bool with_fd)
 {
 	unsigned int n_plain = 0, n_eoi = 0;
 	int ret;
 
 	nlines = 0;
 	for (unsigned int i = 0; i < NR_SPECS; i++) {
+		if (soak_specs[i].src == SRC_EVENTFD && !with_fd)
+			continue;
 		lines[nlines++].spec = &soak_specs[i];
 		if (soak_specs[i].src == SRC_SWIRQ)
 			n_plain++;
@@ -687,7 +715,7 @@ static int lines_create(void)
 			d->line = l;
 			d->drv = s->drv[k];
 			snprintf(d->name, sizeof(d->name), "%s%s", s->name, s->ndev > 1 ? (k ? "/b" : "/a") : "");
-			pthread_mutex_init(&d->mu, NULL);
+			uirq_mutex_init(&d->mu);
 			l->dev[k] = d;
 		}
 	}
@@ -713,7 +741,7 @@ static void lines_destroy(void)
 		fail("swirq (fasteoi) destroy refused");
 	ctl_plain = ctl_eoi = NULL;
 	for (unsigned int i = 0; i < ndevs; i++)
-		pthread_mutex_destroy(&devs[i].mu);
+		uirq_mutex_destroy(&devs[i].mu);
 }
 
 static void dump_line(FILE *out, struct soak_line *l)
@@ -759,6 +787,20 @@ static bool all_drained(void)
 	return true;
 }
 
+/* A task under --seed, a plain thread otherwise (uirq_sim_thread_create is pthread_create there). */
+static int spawn(pthread_t *thread, void *(*fn)(void *), void *arg, const char *kind, unsigned int t,
+		 unsigned int round)
+{
+	char name[16];
+	int ret;
+
+	snprintf(name, sizeof(name), "soak-%s%u", kind, t);
+	ret = uirq_sim_thread_create(thread, NULL, fn, arg, name);
+	if (ret)
+		fail("round %u: creating thread %s: %d", round, name, ret);
+	return ret;
+}
+
 static void run_round(const struct soak_config *cfg, unsigned int round, unsigned long quota, uint64_t *seed,
 		      FILE *out)
 {
@@ -777,9 +819,9 @@ static void run_round(const struct soak_config *cfg, unsigned int round, unsigne
 	for (unsigned int i = 0; i < ndevs; i++) {
 		struct soak_dev *d = &devs[i];
 
-		pthread_mutex_lock(&d->mu);
+		uirq_mutex_lock(&d->mu);
 		ret = dev_bind(d);
-		pthread_mutex_unlock(&d->mu);
+		uirq_mutex_unlock(&d->mu);
 		if (ret)
 			fail("round %u: %s: request on irq %u: %d", round, d->name, d->line->irq, ret);
 	}
@@ -800,27 +842,33 @@ static void run_round(const struct soak_config *cfg, unsigned int round, unsigne
 	for (unsigned int t = 0; t < nc; t++)
 		ct[t].seed = *seed ^ (0xbf58476d1ce4e5b9ull * (t + 1)) ^ ((uint64_t)round << 32);
 	for (unsigned int t = 0; t < nc; t++)
-		pthread_create(&ct[t].thread, NULL, control_thread, &ct[t]);
+		if (spawn(&ct[t].thread, control_thread, &ct[t], "ctl", t, round)) {
+			nc = t;
+			break;
+		}
 	for (unsigned int t = 0; t < nd; t++)
-		pthread_create(&dt[t].thread, NULL, device_thread, &dt[t]);
+		if (spawn(&dt[t].thread, device_thread, &dt[t], "dev", t, round)) {
+			nd = t;
+			break;
+		}
 	for (unsigned int t = 0; t < nd; t++)
-		pthread_join(dt[t].thread, NULL);
+		uirq_sim_thread_join(dt[t].thread, NULL);
 	atomic_store(&devices_done, 1);
 	for (unsigned int t = 0; t < nc; t++)
-		pthread_join(ct[t].thread, NULL);
+		uirq_sim_thread_join(ct[t].thread, NULL);
 	rnd(seed);
 
 	/* The drain: every driver back, every line enabled, and every event must be served. */
 	for (unsigned int i = 0; i < ndevs; i++) {
 		struct soak_dev *d = &devs[i];
 
-		pthread_mutex_lock(&d->mu);
+		uirq_mutex_lock(&d->mu);
 		if (!d->bound) {
 			ret = dev_bind(d);
 			if (ret)
 				fail("round %u: %s: request on irq %u: %d", round, d->name, d->line->irq, ret);
 		}
-		pthread_mutex_unlock(&d->mu);
+		uirq_mutex_unlock(&d->mu);
 	}
 	for (unsigned int i = 0; i < nlines; i++) {
 		struct soak_line *l = &lines[i];
@@ -851,9 +899,9 @@ static void run_round(const struct soak_config *cfg, unsigned int round, unsigne
 	for (unsigned int i = 0; i < ndevs; i++) {
 		struct soak_dev *d = &devs[i];
 
-		pthread_mutex_lock(&d->mu);
+		uirq_mutex_lock(&d->mu);
 		dev_unbind(d, true);
-		pthread_mutex_unlock(&d->mu);
+		uirq_mutex_unlock(&d->mu);
 	}
 	for (unsigned int i = 0; i < nlines; i++)
 		if (uirq_irq_has_action(lines[i].irq))
@@ -978,10 +1026,45 @@ static void check_and_print(FILE *out, struct soak_totals *T)
 		fail("total: raised %lu != %lu", T->raised, T->handled + T->merged + T->unbound + T->freed + T->stranded);
 }
 
+static void strategy_name(const struct soak_config *cfg, char *buf, size_t len)
+{
+	if (cfg->strategy == UIRQ_SIM_RANDOM)
+		snprintf(buf, len, "random");
+	else
+		snprintf(buf, len, "pct:%u", cfg->pct_depth);
+}
+
+static FILE *sim_out;
+static const struct soak_config *sim_cfg;
+
+/* A deadlock or a task stalled outside uirq's primitives: the run cannot go on; say what and how to replay it. */
+static void on_sim_failure(const char *report, void *arg)
+{
+	char st[16];
+
+	(void)arg;
+	fflush(sim_out);
+	fputs(report, stderr);
+	strategy_name(sim_cfg, st, sizeof(st));
+	fprintf(stderr, "soak: FAIL: the deterministic mode cannot go on (seed %llu, strategy %s, soak seed %u)\n",
+		(unsigned long long)sim_cfg->sim_seed, st, sim_cfg->seed);
+	fflush(NULL);
+	_exit(1);
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Run the whole soak; prints the figures on out; returns the number of failures. */
 static int soak_run(const struct soak_config *cfg, FILE *out)
 {
 	struct soak_totals T;
+	uint64_t wall0 = wall_ns(), sim_steps = 0, sim_hash = 0;
 	uint64_t seed = cfg->seed ? cfg->seed : 0x5eed;
 	unsigned int rounds = cfg->rounds;
 	int ret;
@@ -996,7 +1079,7 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 			rounds = 3;
 	}
 	uirq_lockdep_set_report_handler(count_report, NULL);
-	ret = lines_create();
+	ret = lines_create(!cfg->sim);
 	if (ret) {
 		fail("creating the lines: %d", ret);
 		return atomic_load(&nfail);
@@ -1006,7 +1089,33 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 		cfg->seconds > 0 ? "" : " unpaced", rounds, cfg->dev_threads, cfg->ctl_threads, nlines, ndevs,
 		uirq_lockdep_enabled() ? "on" : "off");
 	if (cfg->seconds > 0)
-		fprintf(out, "paced at %.0f edges/s over %.0f s\n", (double)cfg->edges / cfg->seconds, cfg->seconds);
+		fprintf(out, "paced at %.0f edges/s over %.0f s%s\n", (double)cfg->edges / cfg->seconds, cfg->seconds,
+			cfg->sim ? " of virtual time" : "");
+	if (cfg->sim) {
+		char st[16];
+
+		strategy_name(cfg, st, sizeof(st));
+		fprintf(out, "deterministic mode: seed %llu, strategy %s; the eventfd lines are left out (a real "
+			"kernel fd, refused in the mode; the free-running soak covers them)\n",
+			(unsigned long long)cfg->sim_seed, st);
+		/*
+		 * The mode from here to the end of the last round: the CPUs, the
+		 * handler threads, the device and control threads and this thread's
+		 * drains are its tasks, one at a time, on the virtual clock.  PCT's
+		 * change points spread over about the run's first edges' worth of
+		 * steps rather than the default 1000 (setup only).
+		 */
+		sim_out = out;
+		sim_cfg = cfg;
+		uirq_sim_set_failure_handler(on_sim_failure, NULL);
+		uirq_sim_set_pct_horizon(cfg->edges);
+		ret = uirq_sim_start(cfg->sim_seed, cfg->strategy, cfg->pct_depth);
+		if (ret) {
+			fail("cannot start the deterministic mode: %d", ret);
+			lines_destroy();
+			return atomic_load(&nfail);
+		}
+	}
 	fflush(out);
 
 	uint64_t t0 = now_ns(), last_progress = t0;
@@ -1031,6 +1140,13 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 			break;
 	}
 	T.seconds = (double)(now_ns() - t0) / 1e9;
+	if (cfg->sim) {
+		/* Every task has ended with the last round's uirq_cpus_stop(): the stop only joins them. */
+		if (uirq_sim_stop() != UIRQ_SIM_OK)
+			fail("the deterministic mode deadlocked: %s", uirq_sim_report());
+		sim_steps = uirq_sim_trace_len();
+		sim_hash = uirq_sim_trace_hash();
+	}
 
 	/* What the eventfds still hold (edges after the last ack): read it, CPUs stopped. */
 	for (unsigned int i = 0; i < nlines; i++) {
@@ -1058,12 +1174,25 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 		"mid-round, %lu disable/enable, %lu affinity moves, %lu synchronize_irq; %u CPU starts; %lu checkpoints "
 		"(a device waits until its events are served)\n", T.binds, T.threaded_binds, ld(&op_unbind), ld(&op_bind),
 		ld(&op_disable), ld(&op_affinity), ld(&op_sync), rounds, ld(&op_checkpoints));
-	fprintf(out, "time: %.1f s (%.2f min); threads: %u device + %u control + 2-4 CPUs + a handler thread per "
-		"threaded driver (%u of %u drivers; with forced threading every driver, two for peek ones)\n", T.seconds,
+	fprintf(out, "%stime: %.1f s (%.2f min); threads: %u device + %u control + 2-4 CPUs + a handler thread per "
+		"threaded driver (%u of %u drivers; with forced threading every driver, two for peek ones)\n",
+		cfg->sim ? "virtual " : "", T.seconds,
 		T.seconds / 60, cfg->dev_threads, cfg->ctl_threads, n_threaded, ndevs);
 	lines_destroy();
 	if (atomic_load(&lockdep_reports))
 		fail("lockdep reported %d problem(s)", atomic_load(&lockdep_reports));
+	if (cfg->sim) {
+		char st[16];
+
+		/* The interleaving's identity: one seed, one hash (checked by tests/soak/seeded.sh). */
+		strategy_name(cfg, st, sizeof(st));
+		fprintf(out, "deterministic: seed %llu, strategy %s, %llu decisions (hash %016llx)\n",
+			(unsigned long long)cfg->sim_seed, st, (unsigned long long)sim_steps,
+			(unsigned long long)sim_hash);
+		/* Not on out: the wall time differs between two runs of one seed, the figures above may not. */
+		fflush(out);
+		fprintf(stderr, "soak: wall time %.1f s\n", (double)(wall_ns() - wall0) / 1e9);
+	}
 	fprintf(out, "soak: %s (%d failure%s)\n", atomic_load(&nfail) ? "FAIL" : "PASS", atomic_load(&nfail),
 		atomic_load(&nfail) == 1 ? "" : "s");
 	fflush(out);
@@ -1075,16 +1204,46 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: uirq-soak [EDGES [SECONDS]] [-r ROUNDS] [-d DEVICE_THREADS] [-c CONTROL_THREADS] "
-		   "[-s SEED]\n"
+		   "[-s SEED] [--seed N [--strategy S]]\n"
 		   "  EDGES    events raised in all (default 1000000)\n"
-		   "  SECONDS  pace them over this long (default 180; 0: as fast as they go)\n");
+		   "  SECONDS  pace them over this long (default 180; 0: as fast as they go)\n"
+		   "  -s SEED  the soak's own random sequence (devices, control operations; default 1)\n"
+		   "  --seed N the deterministic mode: every thread a task of uirq's seeded scheduler, time\n"
+		   "           virtual (SECONDS cost no wall time), no eventfd lines; one N, one run\n"
+		   "  --strategy S  its scheduler: random, pct or pct:D (D 1..64; default pct:3)\n");
+}
+
+/* "random", "pct" or "pct:D" with D in uirq_sim_start()'s range 1..64. */
+static int parse_strategy(const char *s, struct soak_config *cfg)
+{
+	char *end;
+
+	if (!strcmp(s, "random")) {
+		cfg->strategy = UIRQ_SIM_RANDOM;
+		return 0;
+	}
+	if (!strcmp(s, "pct")) {
+		cfg->strategy = UIRQ_SIM_PCT;
+		cfg->pct_depth = 3;
+		return 0;
+	}
+	if (strncmp(s, "pct:", 4) || !s[4])
+		return -1;
+	unsigned long d = strtoul(s + 4, &end, 10);
+
+	if (*end || d < 1 || d > 64)
+		return -1;
+	cfg->strategy = UIRQ_SIM_PCT;
+	cfg->pct_depth = (unsigned int)d;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct soak_config cfg = { .edges = 1000000, .seconds = 180, .dev_threads = 3, .ctl_threads = 2,
-				   .seed = 1, .progress = true };
+				   .seed = 1, .progress = true, .strategy = UIRQ_SIM_PCT, .pct_depth = 3 };
 	int pos = 0;
+	bool strategy_given = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -1093,6 +1252,26 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
+		}
+		if (!strcmp(a, "--seed") && i + 1 < argc) {
+			const char *v = argv[++i];
+
+			errno = 0;
+			cfg.sim_seed = strtoull(v, &end, 0);
+			if (!*v || *v == '-' || *end || errno) {
+				usage(stderr);
+				return 2;
+			}
+			cfg.sim = true;
+			continue;
+		}
+		if (!strcmp(a, "--strategy") && i + 1 < argc) {
+			if (parse_strategy(argv[++i], &cfg)) {
+				usage(stderr);
+				return 2;
+			}
+			strategy_given = true;
+			continue;
 		}
 		if (a[0] == '-' && a[1] && strchr("rdcs", a[1]) && !a[2] && i + 1 < argc) {
 			unsigned long v = strtoul(argv[++i], &end, 10);
@@ -1128,6 +1307,10 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		pos++;
+	}
+	if (strategy_given && !cfg.sim) {
+		fprintf(stderr, "uirq-soak: --strategy needs --seed\n");
+		return 2;
 	}
 	int failures = soak_run(&cfg, stdout);
 
