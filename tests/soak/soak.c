@@ -21,8 +21,8 @@
  *              (SECONDS cost no wall time), and the output ends with the
  *              interleaving's decision count and hash - one seed, one run,
  *              byte for byte (tests/soak/seeded.sh checks it).  The eventfd
- *              lines are left out there: a real kernel fd, which the mode
- *              refuses.  (-s SEED is the soak's own random sequence, in both.)
+ *              lines are made in the mode, so they are virtual (their CPU
+ *              polls them).  (-s SEED is the soak's own random sequence, in both.)
  *
  * THE LINES (soak_specs[] below): two software controllers - level/edge
  * flows and a GIC-like fasteoi one - and eventfd lines; edge (rising),
@@ -655,20 +655,13 @@ static void count_report(const struct uirq_lockdep_report *r, void *arg)
 	fprintf(stderr, "lockdep report: %s\n%s\n", r->headline, r->text);
 }
 
-/*
- * with_fd false (under --seed): no eventfd lines.  They are a real kernel fd,
- * written and read outside the scheduler's order, so the deterministic mode
- * refuses them (-EOPNOTSUPP); the free-running soak still covers them.
- */
-static int lines_create(bool with_fd)
+static int lines_create(void)
 {
 	unsigned int n_plain = 0, n_eoi = 0;
 	int ret;
 
 	nlines = 0;
 	for (unsigned int i = 0; i < NR_SPECS; i++) {
-		if (soak_specs[i].src == SRC_EVENTFD && !with_fd)
-			continue;
 		lines[nlines++].spec = &soak_specs[i];
 		if (soak_specs[i].src == SRC_SWIRQ)
 			n_plain++;
@@ -1079,27 +1072,16 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 			rounds = 3;
 	}
 	uirq_lockdep_set_report_handler(count_report, NULL);
-	ret = lines_create(!cfg->sim);
-	if (ret) {
-		fail("creating the lines: %d", ret);
-		return atomic_load(&nfail);
-	}
-	fprintf(out, "soak (%s build): %lu edges%s, %u rounds, %u device threads, %u control threads, "
-		"2-4 CPUs a round, %u lines, %u devices, lockdep %s\n", SOAK_SANITIZER, cfg->edges,
-		cfg->seconds > 0 ? "" : " unpaced", rounds, cfg->dev_threads, cfg->ctl_threads, nlines, ndevs,
-		uirq_lockdep_enabled() ? "on" : "off");
-	if (cfg->seconds > 0)
-		fprintf(out, "paced at %.0f edges/s over %.0f s%s\n", (double)cfg->edges / cfg->seconds, cfg->seconds,
-			cfg->sim ? " of virtual time" : "");
 	if (cfg->sim) {
 		char st[16];
 
 		strategy_name(cfg, st, sizeof(st));
-		fprintf(out, "deterministic mode: seed %llu, strategy %s; the eventfd lines are left out (a real "
-			"kernel fd, refused in the mode; the free-running soak covers them)\n",
-			(unsigned long long)cfg->sim_seed, st);
+		fprintf(out, "deterministic mode: seed %llu, strategy %s; the eventfd lines are virtual (their CPU "
+			"polls them)\n", (unsigned long long)cfg->sim_seed, st);
 		/*
-		 * The mode from here to the end of the last round: the CPUs, the
+		 * The mode from here to the end of the last round, the lines' creation
+		 * included (an eventfd line made in the mode is virtual: no epoll, which
+		 * the scheduler could not see): the CPUs, the
 		 * handler threads, the device and control threads and this thread's
 		 * drains are its tasks, one at a time, on the virtual clock.  PCT's
 		 * change points spread over about the run's first edges' worth of
@@ -1112,10 +1094,23 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 		ret = uirq_sim_start(cfg->sim_seed, cfg->strategy, cfg->pct_depth);
 		if (ret) {
 			fail("cannot start the deterministic mode: %d", ret);
-			lines_destroy();
 			return atomic_load(&nfail);
 		}
 	}
+	ret = lines_create();
+	if (ret) {
+		fail("creating the lines: %d", ret);
+		if (cfg->sim)
+			uirq_sim_stop();
+		return atomic_load(&nfail);
+	}
+	fprintf(out, "soak (%s build): %lu edges%s, %u rounds, %u device threads, %u control threads, "
+		"2-4 CPUs a round, %u lines, %u devices, lockdep %s\n", SOAK_SANITIZER, cfg->edges,
+		cfg->seconds > 0 ? "" : " unpaced", rounds, cfg->dev_threads, cfg->ctl_threads, nlines, ndevs,
+		uirq_lockdep_enabled() ? "on" : "off");
+	if (cfg->seconds > 0)
+		fprintf(out, "paced at %.0f edges/s over %.0f s%s\n", (double)cfg->edges / cfg->seconds, cfg->seconds,
+			cfg->sim ? " of virtual time" : "");
 	fflush(out);
 
 	uint64_t t0 = now_ns(), last_progress = t0;
