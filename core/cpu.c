@@ -246,7 +246,7 @@ int uirq_irq_raise(unsigned int irq)
 	kick_cpu(c);
 	/* Raising a line is a scheduling point of the deterministic mode: the CPU may take it now. */
 	if (__builtin_expect(uirq_sim_current != NULL, 0))
-		uirq_sim_yield();
+		uirq_sim_preempt();
 	return 0;
 }
 
@@ -471,7 +471,7 @@ int uirq_cpu_fd_written(unsigned int irq)
 	if (!uirq_sim_current)
 		uirq_sim_foreign("writes the fd of irq", irq);
 	kick_cpu(&cpus[atomic_load(&w->cpu)]);
-	uirq_sim_yield();
+	uirq_sim_preempt();
 	return 0;
 }
 

@@ -101,6 +101,7 @@ static struct uirq_sim_task *task_new(const char *name)
 		uirq_sim.cap = uirq_sim.cap ? 2 * uirq_sim.cap : 16;
 		uirq_sim.tasks = xrealloc(uirq_sim.tasks, uirq_sim.cap * sizeof(*uirq_sim.tasks));
 		uirq_sim.cand = xrealloc(uirq_sim.cand, uirq_sim.cap * sizeof(*uirq_sim.cand));
+		uirq_sim.live = xrealloc(uirq_sim.live, uirq_sim.cap * sizeof(*uirq_sim.live));
 	}
 	t->id = uirq_sim.ntasks;
 	if (name)
@@ -114,8 +115,20 @@ static struct uirq_sim_task *task_new(const char *name)
 	memcpy(uirq_sim.names[uirq_sim.ntasks], t->name, sizeof(t->name));
 	uirq_sim.nnames = uirq_sim.ntasks + 1;
 	uirq_sim.tasks[uirq_sim.ntasks++] = t;
+	uirq_sim.live[uirq_sim.nlive++] = t;
 	uirq_sim.alive++;
 	return t;
+}
+
+/* Out of the scan for good (it exited and nobody will join it). */
+static void reap(struct uirq_sim_task *t)
+{
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		if (uirq_sim.live[i] == t) {
+			memmove(&uirq_sim.live[i], &uirq_sim.live[i + 1], (uirq_sim.nlive - i - 1) * sizeof(*uirq_sim.live));
+			uirq_sim.nlive--;
+			return;
+		}
 }
 
 static void dequeue(struct uirq_sim_task *t)
@@ -137,13 +150,14 @@ void uirq_sim_make_runnable(struct uirq_sim_task *t, int result)
 	t->wait_result = result;
 }
 
-static struct uirq_sim_task *pick(void)
+/* The strategy's choice among the runnable tasks but skip (NULL: all), or NULL. */
+static struct uirq_sim_task *pick(struct uirq_sim_task *skip)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < uirq_sim.ntasks; i++)
-		if (uirq_sim.tasks[i]->state == T_RUNNABLE)
-			uirq_sim.cand[n++] = uirq_sim.tasks[i];
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		if (uirq_sim.live[i]->state == T_RUNNABLE && uirq_sim.live[i] != skip)
+			uirq_sim.cand[n++] = uirq_sim.live[i];
 	if (!n)
 		return NULL;
 	if (uirq_sim.strategy == UIRQ_SIM_RANDOM)
@@ -161,16 +175,16 @@ static bool fire_timers(void)
 {
 	uint64_t min = NO_DEADLINE;
 
-	for (size_t i = 0; i < uirq_sim.ntasks; i++)
-		if (uirq_sim.tasks[i]->state != T_EXITED && uirq_sim.tasks[i]->deadline < min)
-			min = uirq_sim.tasks[i]->deadline;
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		if (uirq_sim.live[i]->state != T_EXITED && uirq_sim.live[i]->deadline < min)
+			min = uirq_sim.live[i]->deadline;
 	if (min == NO_DEADLINE)
 		return false;
 	if (min > uirq_sim.now)
 		uirq_sim.now = min;
-	for (size_t i = 0; i < uirq_sim.ntasks; i++)
-		if (uirq_sim.tasks[i]->state != T_EXITED && uirq_sim.tasks[i]->deadline == min)
-			uirq_sim_make_runnable(uirq_sim.tasks[i], -ETIMEDOUT);
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		if (uirq_sim.live[i]->state != T_EXITED && uirq_sim.live[i]->deadline == min)
+			uirq_sim_make_runnable(uirq_sim.live[i], -ETIMEDOUT);
 	return true;
 }
 
@@ -181,8 +195,8 @@ static void describe(void)
 
 	off = snprintf(b, len, "uirq sim: deadlock at step %llu, virtual time %llu ns: every task blocked, no timer pending\n",
 		       (unsigned long long)uirq_sim.tlen, (unsigned long long)uirq_sim.now);
-	for (size_t i = 0; i < uirq_sim.ntasks && off < len; i++) {
-		struct uirq_sim_task *t = uirq_sim.tasks[i];
+	for (size_t i = 0; i < uirq_sim.nlive && off < len; i++) {
+		struct uirq_sim_task *t = uirq_sim.live[i];
 		struct uirq_sim_task *j = t->addr;
 
 		off += snprintf(b + off, len - off, "  task %u '%s': ", t->id, t->name);
@@ -225,13 +239,25 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 
 		for (unsigned int i = 0; i < uirq_sim.nchange; i++)
 			lower |= uirq_sim.change[i] == uirq_sim.steps;
-		/* A change point, or a yield (a spin loop would starve the task it waits for): below all. */
+		/* A change point, or a spin loop's yield (two spinners must not starve the task they wait for): below all. */
 		if (lower)
 			me->prio = uirq_sim.low_prio--;
 	}
-	next = pick();
+	/*
+	 * A yield is a spin loop's: it waits for another task, so another task
+	 * runs if any can - and if none can, the next timer fires first (the
+	 * task it waits for may be sleeping, or the spin bounded by time).
+	 * Only then the yielder again.  A preemption point (raising a line)
+	 * waits for nobody: any runnable task, the caller included, at its
+	 * priority.
+	 */
+	next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
+	if (!next && r == UIRQ_SIM_R_YIELD && fire_timers())
+		next = pick(me);
+	if (!next)
+		next = pick(NULL);
 	if (!next && fire_timers())
-		next = pick();
+		next = pick(NULL);
 	if (!next) {
 		/* Deadlock: describe it, and hand task 0 back with -EDEADLK to stop the mode. */
 		describe();
@@ -254,6 +280,14 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 int uirq_sim_task_id(void)
 {
 	return uirq_sim_current ? (int)uirq_sim_current->id : -1;
+}
+
+void uirq_sim_preempt(void)
+{
+	struct uirq_sim_task *me = uirq_sim_current;
+
+	if (me && !uirq_sim.deadlocked)
+		uirq_sim_schedule(me, UIRQ_SIM_R_PREEMPT);
 }
 
 void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg)
@@ -315,12 +349,14 @@ static void *trampoline(void *p)
 	/* Exit: wake whoever joins this task, or the stop once every other task has ended. */
 	me->state = T_EXITED;
 	uirq_sim.alive--;
-	for (size_t i = 0; i < uirq_sim.ntasks; i++) {
-		struct uirq_sim_task *t = uirq_sim.tasks[i];
+	for (size_t i = 0; i < uirq_sim.nlive; i++) {
+		struct uirq_sim_task *t = uirq_sim.live[i];
 
 		if (t->state == T_JOIN && (t->addr == me || (!t->addr && uirq_sim.alive == 1)))
 			uirq_sim_make_runnable(t, 0);
 	}
+	if (me->joined)
+		reap(me);	/* detached: nobody joins it */
 	uirq_sim_current = NULL;
 	uirq_sim_schedule(me, UIRQ_SIM_R_EXIT);
 	return ret;
@@ -347,6 +383,7 @@ int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr,
 	err = pthread_create(&t->thread, attr, trampoline, t);
 	if (err) {
 		uirq_sim.ntasks--;
+		uirq_sim.nlive--;
 		uirq_sim.nnames--;
 		uirq_sim.alive--;
 		free(t);
@@ -363,9 +400,9 @@ int uirq_sim_thread_join(pthread_t thread, void **ret)
 
 	if (!me)
 		return pthread_join(thread, ret);
-	for (size_t i = 1; i < uirq_sim.ntasks && !t; i++)
-		if (!uirq_sim.tasks[i]->joined && pthread_equal(uirq_sim.tasks[i]->thread, thread))
-			t = uirq_sim.tasks[i];
+	for (size_t i = 1; i < uirq_sim.nlive && !t; i++)
+		if (!uirq_sim.live[i]->joined && pthread_equal(uirq_sim.live[i]->thread, thread))
+			t = uirq_sim.live[i];
 	if (!t)
 		return ESRCH;
 	while (t->state != T_EXITED) {
@@ -376,6 +413,7 @@ int uirq_sim_thread_join(pthread_t thread, void **ret)
 		uirq_sim_schedule(me, UIRQ_SIM_R_JOIN);
 	}
 	t->joined = true;
+	reap(t);
 	return pthread_join(thread, ret);
 }
 
@@ -409,8 +447,9 @@ enum uirq_sim_status uirq_sim_stop(void)
 	}
 	free(uirq_sim.tasks);
 	free(uirq_sim.cand);
-	uirq_sim.tasks = uirq_sim.cand = NULL;
-	uirq_sim.ntasks = 0;
+	free(uirq_sim.live);
+	uirq_sim.tasks = uirq_sim.cand = uirq_sim.live = NULL;
+	uirq_sim.ntasks = uirq_sim.nlive = 0;
 	uirq_sim.qhead = NULL;
 	uirq_sim.running = false;
 	uirq_sim_on = false;

@@ -21,6 +21,7 @@ enum uirq_sim_reason {
 	UIRQ_SIM_R_WAKE,	/* a futex wake */
 	UIRQ_SIM_R_SLEEP,
 	UIRQ_SIM_R_JOIN,	/* a join or the stop waits for tasks to end */
+	UIRQ_SIM_R_PREEMPT,	/* a preemption point: a line raised */
 };
 
 struct uirq_sim_step {
@@ -57,6 +58,12 @@ __attribute__((noreturn)) void uirq_sim_foreign(const char *what, unsigned int n
  * the mode runs; 0 otherwise.
  */
 int uirq_sim_refuse(const char *what);
+/*
+ * A preemption point (raising a line, writing a line's fd): any runnable
+ * task may run next, the caller included, priorities untouched - unlike
+ * uirq_sim_yield(), a spin loop's, which lets the others run first.
+ */
+void uirq_sim_preempt(void);
 /* How long the token may stay with one task before the stall watcher reports it (default 10 s wall). */
 void uirq_sim_set_stall_ms(uint64_t ms);
 

@@ -40,6 +40,13 @@ struct uirq_sim_state {
 	unsigned int nchange;
 	struct uirq_sim_task **tasks, **cand;
 	size_t ntasks, cap, alive;
+	/*
+	 * The tasks not yet reaped (exited and joined, or exited detached), in
+	 * creation order: what every decision scans, so a run that makes
+	 * thousands of short-lived threads does not pay for the dead ones.
+	 */
+	struct uirq_sim_task **live;
+	size_t nlive;
 	struct uirq_sim_task *qhead;
 	struct uirq_sim_step *trace;
 	size_t tlen, tcap;

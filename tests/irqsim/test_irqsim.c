@@ -768,7 +768,7 @@ UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 12
 	const char *args[] = { "--explore", "3", "--legacy", NULL };
 	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
 	const char *p;
-	char want[64];
+	char want[512];
 
 	assert_eq(r.status, 1, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
 	p = r.out;
@@ -776,7 +776,7 @@ UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 12
 	for (int seed = 0; seed < 3; seed++) {
 		const char *nl;
 
-		snprintf(want, sizeof(want), "seed %d: failed (exit 1)\n  replay: irqsim ", seed);
+		snprintf(want, sizeof(want), "seed %d: failed (exit 1)\n  replay: %s ", seed, IRQSIM_PATH);
 		p = strstr(p, want);
 		assert_not_null(p, "no seed %d in\n%s", seed, r.out);
 		nl = strchr(p + strlen(want), '\n');
@@ -798,7 +798,7 @@ UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
 	const char *line;
 
 	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
-	line = strstr(r.err, "irqsim: seed 5 failed; replay: irqsim --legacy --scenario ");
+	line = strstr(r.err, "irqsim: seed 5 failed; replay: " IRQSIM_PATH " --legacy --scenario ");
 	assert_not_null(line, "stderr:\n%s", r.err);
 	assert_true(strstr(line, " --seed 5 --strategy pct:3\n"), "stderr:\n%s", r.err);
 	result_free(&r);

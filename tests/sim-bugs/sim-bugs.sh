@@ -35,9 +35,11 @@ while [ $# -gt 0 ]; do
 	fi
 
 	# (b) the first failing seed's replay, three times: exit 1 and the same output.
-	# The replay line names irqsim; it is the variant that must run it.
-	replay=$(sed -n 's/^  replay: irqsim //p' <<<"$out" | head -n 1)
+	# The replay line names the program as invoked: the variant itself.
+	replay=$(sed -n 's/^  replay: //p' <<<"$out" | head -n 1)
 	read -ra args <<<"$replay"
+	[ "${args[0]:-}" = "$variant" ] || args=()
+	args=("${args[@]:1}")
 	same=yes first=
 	for i in 1 2 3; do
 		if [ ${#args[@]} -eq 0 ]; then

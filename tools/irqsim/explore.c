@@ -72,7 +72,9 @@ static void print_replay(FILE *f, const struct irqsim_opts *o, uint64_t seed)
 {
 	char buf[16];
 
-	fputs("replay: irqsim", f);
+	/* The program as it was invoked: a variant build (tests/sim-bugs) replays with itself. */
+	fputs("replay: ", f);
+	print_word(f, o->argv[0]);
 	for (int i = 1; i < o->argc; i++) {
 		fputc(' ', f);
 		print_word(f, o->argv[i]);
