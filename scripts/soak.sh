@@ -9,13 +9,11 @@
 # no handler), the time and the threads; exits 1 on any failure.
 # With UIRQ_SOAK_ARGS="--seed N" the whole run is in uirq's deterministic mode:
 # every thread a task of one scheduler seeded with N, SECONDS virtual (they
-# cost no wall time: the run takes what its work takes), no eventfd lines (a
-# real fd, refused there); it ends with the decision count and hash, and the
-# same N prints the same figures again.  The control threads work through the
-# SECONDS of virtual time too (about 8,000 operations and 600 handler threads
-# a virtual second), and the mode's cost per step grows with every task made
-# since its start: 1,000,000 edges take about 100 s with SECONDS=0, but with
-# the default 180 the run had reached only 40 virtual s after 4 min.
+# cost no wall time: the run takes what its work takes), the eventfd lines
+# virtual (their CPU polls them); it ends with the decision count and hash,
+# and the same N prints the same figures again.  Every scheduling decision is
+# a hand-off between threads (a futex wake and wait, some 20 us here), so a
+# seeded run costs more wall time than a free unpaced one (bench/README.md).
 #   scripts/soak.sh [EDGES] [SECONDS]
 #   UIRQ_SOAK_SANITIZE=address,undefined|thread  build with a sanitizer (own build dir)
 #   UIRQ_SOAK_BUILD=DIR   the build dir (default build-soak, build-soak-asan, build-soak-tsan)
