@@ -784,7 +784,7 @@ static bool all_drained(void)
 static int spawn(pthread_t *thread, void *(*fn)(void *), void *arg, const char *kind, unsigned int t,
 		 unsigned int round)
 {
-	char name[16];
+	char name[32];	/* room for any t; the scheduler keeps 31 characters, the kernel 15 */
 	int ret;
 
 	snprintf(name, sizeof(name), "soak-%s%u", kind, t);
