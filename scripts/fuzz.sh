@@ -4,6 +4,8 @@
 # New inputs go to a temporary copy of the corpus (the repository's grows only
 # by hand); a crash, leak or timeout keeps its input under
 # build-fuzz/fuzz-artifacts/TARGET/ and prints its path.
+# genirq and twl4030 run each input in uirq's deterministic mode, seeded by its
+# bytes, so a kept input replays its interleaving: rerun it with the target.
 # Ends with "fuzz: N passed, N failed" (one per target); exits 1 on any failure.
 #   scripts/fuzz.sh [SECONDS]     UIRQ_FUZZ_TARGETS="scenario twl4030 genirq lockdep"  UIRQ_FUZZ_BUILD=build-fuzz
 set -uo pipefail

@@ -15,7 +15,16 @@
  * Calls whose documented outcome is a caller bug (freeing descriptors that
  * still have handlers, raising a nested line) are not made.  At the end
  * everything is freed (LSan checks nothing leaked) and lockdep must have
- * reported nothing.  Two CPUs run for the whole process.
+ * reported nothing.
+ *
+ * Each input runs in uirq's deterministic mode (uirq/sim.h), seeded by a
+ * hash of its bytes: two CPUs, the handler threads and the deferred frees
+ * are tasks run one at a time, so an input that crashes replays the same
+ * interleaving when libFuzzer (or anyone) runs it again - without the mode
+ * a crash that needs a rare race would not reproduce from its input.  The
+ * CPUs start and stop with each input because only tasks made after the
+ * start are scheduled; a deadlock of the tasks is a crash with the
+ * scheduler's report.  tests/fuzz/replay.c checks the replay on the corpus.
  *
  * The core prints the kernel's warnings for misuse (an unbalanced enable,
  * a flags mismatch) on stderr: scripts/fuzz.sh runs this target with
@@ -34,7 +43,10 @@
 
 #include "uirq/irq.h"
 #include "uirq/lockdep.h"
+#include "uirq/sim.h"
 #include "uirq/sources.h"
+
+#include "fuzz_sim.h"
 
 static FILE *out;	/* stderr as it was before libFuzzer closed it */
 
@@ -791,9 +803,16 @@ static void lockdep_report(const struct uirq_lockdep_report *r, void *arg)
 	reports++;
 }
 
+static void deadlock(const char *report, void *arg)
+{
+	(void)arg;
+	fprintf(out, "fuzz_genirq: the tasks deadlocked\n%s", report);
+	fflush(out);
+	abort();
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	struct uirq_cpu_config cfg = { .nr_cpus = 2 };
 	int fd = dup(2);
 
 	(void)argc;
@@ -803,17 +822,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		out = stderr;
 	tracing = getenv("FUZZ_TRACE") != NULL;
 	uirq_lockdep_set_report_handler(lockdep_report, NULL);
-	if (uirq_cpus_start(&cfg)) {
-		fprintf(out, "fuzz_genirq: cannot start the CPUs\n");
-		abort();
-	}
+	uirq_sim_set_deadlock_handler(deadlock, NULL);
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct uirq_cpu_config cfg = { .nr_cpus = 2 };
 	struct in in = { data, size };
+	int err;
 
+	/* Uniform choices: each input is one schedule, and libFuzzer's inputs sample many. */
+	err = uirq_sim_start(fuzz_sim_seed(data, size), UIRQ_SIM_RANDOM, 0);
+	fuzz_check(err == 0, "uirq_sim_start = %d", err);
+	err = uirq_cpus_start(&cfg);
+	fuzz_check(err == 0, "uirq_cpus_start = %d", err);
 	for (int n = 0; in.n && n < MAX_OPS; n++) {
 		switch (u8(&in) % 16) {
 		case 0: op_swirq_create(&in); break;
@@ -835,6 +858,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				check_line(&known[i]);
 	}
 	teardown();
+	uirq_cpus_stop();
+	fuzz_check(uirq_sim_stop() == UIRQ_SIM_OK, "the deterministic mode ended in a deadlock");
 	fuzz_check(reports == 0, "lockdep reported %lu", reports);
 	return 0;
 }

@@ -7,6 +7,10 @@
  * engine's topological order, chain cache and class recycling all run.
  * Any report the oracle does not predict, or a predicted cycle not
  * reported, is a crash with the disagreement printed.
+ *
+ * Not run in the deterministic mode (uirq/sim.h): every lock is taken on
+ * the calling thread, with no CPU or other thread, so there is no
+ * interleaving to replay; an input replays as it is.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,9 @@
  * empty scenario.  Never a crash, a leak (LSan) or a hang (-timeout).
  * Inputs with a NUL byte also go through scenario_load(), which must refuse
  * them with a position.
+ *
+ * A parser on one thread, no lines raised and no clock read: it needs no
+ * deterministic mode (uirq/sim.h) to replay an input.
  */
 #define _GNU_SOURCE
 #include <limits.h>
