@@ -803,10 +803,11 @@ static void lockdep_report(const struct uirq_lockdep_report *r, void *arg)
 	reports++;
 }
 
-static void deadlock(const char *report, void *arg)
+/* A deadlock or a task stalled outside the scheduler: a crash the fuzzer keeps, with the report. */
+static void sim_failure(const char *report, void *arg)
 {
 	(void)arg;
-	fprintf(out, "fuzz_genirq: the tasks deadlocked\n%s", report);
+	fprintf(out, "fuzz_genirq: the run cannot go on\n%s", report);
 	fflush(out);
 	abort();
 }
@@ -822,7 +823,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		out = stderr;
 	tracing = getenv("FUZZ_TRACE") != NULL;
 	uirq_lockdep_set_report_handler(lockdep_report, NULL);
-	uirq_sim_set_deadlock_handler(deadlock, NULL);
+	uirq_sim_set_failure_handler(sim_failure, NULL);
 	return 0;
 }
 
