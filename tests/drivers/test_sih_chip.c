@@ -120,8 +120,24 @@ UIRQ_TEST(sih_chip, disable_enable_free, BOARD_AND_CORE)
 	msleep(20);
 	int n = xl_stop();
 
-	assert_eq(n, 2, "PIH and SIH reads only, %d transfers", n);
-	assert_true(xl[0].read && xl[1].read);
+	/*
+	 * The demux reads: PIH_ISR_P1 then PWR_ISR1, nothing written, no status
+	 * read.  A loaded host may add a PIH read that finds nothing: INT1's
+	 * fall reaches the level host line from the transfer's thread, after
+	 * the oneshot unmask, which can re-raise it once (a spurious run, as on
+	 * real hardware).  Seen 1 run in 10 on a busy 2-core VM, before and
+	 * after the deterministic mode came in.
+	 */
+	assert_ge(n, 2, "%d transfers", n);
+	assert_true(xl[0].read && xl[0].addr == TWL4030_ADDR_AUDIO && xl[0].reg == TWL4030_PIH_ISR_P1,
+		    "transfer 0: 0x%02x reg 0x%02x", xl[0].addr, xl[0].reg);
+	assert_true(xl[1].read && xl[1].addr == TWL4030_ADDR_POWER && xl[1].reg == TWL4030_PWR_ISR1,
+		    "transfer 1: 0x%02x reg 0x%02x", xl[1].addr, xl[1].reg);
+	for (int i = 2; i < n; i++)
+		assert_true(xl[i].read && xl[i].addr == TWL4030_ADDR_AUDIO && xl[i].reg == TWL4030_PIH_ISR_P1 &&
+				    xl[i].data[0] == 0,
+			    "transfer %d: 0x%02x reg 0x%02x %s 0x%02x: only a spurious PIH read may follow", i, xl[i].addr,
+			    xl[i].reg, xl[i].read ? "read" : "write", xl[i].data[0]);
 	assert_eq(collect(1, 20), 0);
 	/* The enable retriggers the pending edge through PWR_SIR, written at sync_unlock. */
 	xl_start();
