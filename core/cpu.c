@@ -209,7 +209,7 @@ static inline void kick_cpu(struct uirq_cpu *c)
 {
 	if (atomic_load(&c->sleeping) && atomic_exchange(&c->sleeping, 0)) {
 		if (uirq_sim_current) {
-			uirq_futex_wake(&c->sleeping, 1);
+			ring_sim(c);
 			return;
 		}
 		atomic_store_explicit(&c->rung_at, now_ns(), memory_order_relaxed);

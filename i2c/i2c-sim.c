@@ -58,11 +58,6 @@ static bool speed_valid(unsigned long hz)
 	return hz > 0 && hz <= UIRQ_I2C_SPEED_HS;
 }
 
-/* On uirq's clock: modelled wire time costs no wall time in the deterministic mode. */
-static void sleep_until(uint64_t ns)
-{
-	uirq_sim_sleep_until_ns(ns);
-}
 
 /* The register a transfer touches at addr: its first write's first byte, else the pointer. */
 static int register_of(struct uirq_i2c_sim *sim, const struct uirq_i2c_msg *msgs, int num, uint16_t addr)
@@ -158,7 +153,7 @@ static int sim_master_xfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *m
 	ret = pick_fault(sim, msgs, num, &delay, &stuck);
 	if (stuck) {
 		/* SDA or SCL held low: the controller gives up after the adapter timeout. */
-		sleep_until(start + (uint64_t)adap->timeout_ms * 1000000u + delay);
+		uirq_sim_sleep_until_ns(start + (uint64_t)adap->timeout_ms * 1000000u + delay);
 		__atomic_fetch_add(&sim->injected, 1, __ATOMIC_RELAXED);
 		i2c_account_wire(adap, 0, i2c_now_ns() - start);
 		return -ETIMEDOUT;
@@ -178,7 +173,8 @@ static int sim_master_xfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *m
 		i2c_wire_time_partial(msgs, failed_at + 1, done, hz, &wt);
 	else
 		i2c_wire_time_partial(msgs, num, -1, hz, &wt);
-	sleep_until(start + wt.ns + delay);
+	/* On uirq's clock: modelled wire time costs no wall time in the deterministic mode. */
+	uirq_sim_sleep_until_ns(start + wt.ns + delay);
 	end = i2c_now_ns();
 	i2c_account_wire(adap, wt.ns, end - start);
 	return ret ? ret : num;
