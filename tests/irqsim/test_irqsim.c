@@ -804,7 +804,13 @@ UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
 	result_free(&r);
 }
 
-/* Whether pid blocks SIGINT: --explore does from when it takes the signal itself. */
+/*
+ * Whether pid blocks SIGINT as --explore does from when it takes the signal
+ * itself: SIGINT but not SIGUSR1.  glibc's pthread_create() and
+ * posix_spawn() block every signal for a moment (the scenario reader's
+ * watchdog thread is made that way): a SIGINT sent then would be taken,
+ * fatally, when they unblock it (it failed 1 run in about 15 so).
+ */
 static bool blocks_sigint(pid_t pid, const char *outp)
 {
 	char path[64], line[256];
@@ -820,7 +826,7 @@ static bool blocks_sigint(pid_t pid, const char *outp)
 		if (sscanf(line, "SigBlk: %llx", &mask) == 1)
 			break;
 	fclose(f);
-	return mask & (1ULL << (SIGINT - 1));
+	return (mask & (1ULL << (SIGINT - 1))) && !(mask & (1ULL << (SIGUSR1 - 1)));
 }
 
 UIRQ_TEST(irqsim, sigint_stops_the_exploration, .timeout = 60)
