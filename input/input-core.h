@@ -3,6 +3,7 @@
 #ifndef UIRQ_INPUT_CORE_H
 #define UIRQ_INPUT_CORE_H
 
+#include "../lib/lib.h"
 #include "uirq/input.h"
 #include "uirq/sim.h"
 
@@ -32,9 +33,7 @@ static inline bool input_sim_stamp(struct timespec *ts)
 {
 	if (uirq_sim_task_id() < 0)
 		return false;
-	uint64_t t = uirq_sim_clock_ns();
-
-	*ts = (struct timespec){ .tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u) };
+	*ts = uirq_ns_to_timespec(uirq_sim_clock_ns());
 	return true;
 }
 

@@ -29,7 +29,7 @@ void uirq_sim_sleep_until_ns(uint64_t t)
 		uirq_sim_sleep_ns(t > now ? t - now : 0);
 		return;
 	}
-	struct timespec ts = { .tv_sec = (time_t)(t / 1000000000u), .tv_nsec = (long)(t % 1000000000u) };
+	struct timespec ts = uirq_ns_to_timespec(t);
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;

@@ -44,7 +44,7 @@ int uirq_futex_wait_timeout(void *addr, unsigned int val, uint64_t ns)
 {
 	if (__builtin_expect(uirq_sim_current != NULL, 0))
 		return uirq_sim_futex_wait_timeout(addr, val, ns) == -ETIMEDOUT ? -ETIMEDOUT : 0;
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+	struct timespec ts = uirq_ns_to_timespec(ns);
 
 	return uirq_futex_wait_kernel(addr, val, &ts) == -ETIMEDOUT ? -ETIMEDOUT : 0;
 }

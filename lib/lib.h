@@ -11,10 +11,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #pragma GCC visibility push(hidden)
-
-struct timespec;
 
 /* FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE on a 32-bit word; waits return on any wake or signal. */
 void uirq_futex_wait(void *addr, unsigned int val);
@@ -28,6 +27,12 @@ int uirq_futex_wait_timeout(void *addr, unsigned int val, uint64_t ns);
  */
 int uirq_futex_wait_kernel(void *addr, unsigned int val, const struct timespec *timeout);
 int uirq_futex_wake_kernel(void *addr, int nr);
+
+/* Nanoseconds as a struct timespec (a clock's absolute time or a relative timeout). */
+static inline struct timespec uirq_ns_to_timespec(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
+}
 
 /* Wait a little, escalating: pause, then sleep (never spin long: an RT thread would starve the one it waits for). */
 void uirq_backoff(unsigned int *round);

@@ -19,7 +19,7 @@ static int sim_wait(void *addr, unsigned int val, uint64_t ns)
 	struct uirq_sim_task *me = uirq_sim_current;
 
 	if (!me) {
-		struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+		struct timespec ts = uirq_ns_to_timespec(ns);
 
 		return uirq_futex_wait_kernel(addr, val, ns == NO_DEADLINE ? NULL : &ts);
 	}
@@ -89,7 +89,7 @@ void uirq_sim_sleep_ns(uint64_t ns)
 	struct uirq_sim_task *me = uirq_sim_current;
 
 	if (!me) {
-		struct timespec ts = { (time_t)(ns / 1000000000), (long)(ns % 1000000000) };
+		struct timespec ts = uirq_ns_to_timespec(ns);
 
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * File-descriptor lines: an eventfd, a timerfd, (uio.c) a UIO device or
+ * File-descriptor lines: an eventfd, (timerfd.c) a timerfd, (uio.c) a UIO device or
  * (gpio.c) a GPIO line request as an interrupt line.
  *
  * The CPU serving the line watches the fd (uirq_cpu_watch_fd, one-shot) and
@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/lib.h"
 #include "../lib/sim.h"
 #include "uirq/irq.h"
 #include "uirq/sources.h"
@@ -62,8 +62,6 @@ static inline void add(atomic_ulong *c, unsigned long v)
 {
 	atomic_fetch_add_explicit(c, v, memory_order_relaxed);
 }
-
-#define FD_TYPES (UIRQ_TYPE_EDGE_RISING | UIRQ_TYPE_LEVEL_HIGH)
 
 /*
  * One of the types an fd line can have (the edges and LEVEL_HIGH; no
@@ -281,16 +279,9 @@ static const struct uirq_irq_chip fd_chip_template = {
 
 static const struct fd_line_ops eventfd_ops = {
 	.name = "eventfd",
-	.types = FD_TYPES,
+	.types = FD_LINE_COUNTER_TYPES,
 	.oneshot_safe = true,
 	.sim_virtual = true,
-	.read_events = fd_line_read_counter64,
-};
-
-static const struct fd_line_ops timerfd_ops = {
-	.name = "timerfd",
-	.types = FD_TYPES,
-	.oneshot_safe = true,
 	.read_events = fd_line_read_counter64,
 };
 
@@ -403,7 +394,7 @@ int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **ou
 		return -EINVAL;
 	if (!type)
 		type = UIRQ_TYPE_EDGE_RISING;
-	if (!valid_fd_type(type, FD_TYPES))
+	if (!valid_fd_type(type, FD_LINE_COUNTER_TYPES))
 		return -EINVAL;
 	if (owned) {
 		fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -420,69 +411,21 @@ int uirq_eventfd_line_create(int fd, unsigned int type, struct uirq_fd_line **ou
 	return ret;
 }
 
-int uirq_eventfd_line_raise(struct uirq_fd_line *l)
+int fd_line_add_events(struct uirq_fd_line *l, uint64_t n)
 {
-	const uint64_t one = 1;
-
-	if (!l || l->ops != &eventfd_ops)
-		return -EINVAL;
 	for (;;) {
-		if (write(l->fd, &one, sizeof(one)) == (ssize_t)sizeof(one))
+		if (write(l->fd, &n, sizeof(n)) == (ssize_t)sizeof(n))
 			return uirq_cpu_fd_written(l->irq);
 		if (errno != EINTR)
 			return -errno;
 	}
 }
 
-static void ns_to_ts(uint64_t ns, struct timespec *ts)
+int uirq_eventfd_line_raise(struct uirq_fd_line *l)
 {
-	ts->tv_sec = (time_t)(ns / 1000000000u);
-	ts->tv_nsec = (long)(ns % 1000000000u);
-}
-
-static int timer_set(int fd, uint64_t initial_ns, uint64_t period_ns)
-{
-	struct itimerspec its;
-
-	ns_to_ts(initial_ns, &its.it_value);
-	ns_to_ts(initial_ns ? period_ns : 0, &its.it_interval);
-	return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
-}
-
-int uirq_timerfd_line_create(unsigned int type, uint64_t initial_ns, uint64_t period_ns,
-			     struct uirq_fd_line **out)
-{
-	int ret;
-
-	if (!out)
+	if (!l || l->ops != &eventfd_ops)
 		return -EINVAL;
-	if (!type)
-		type = UIRQ_TYPE_EDGE_RISING;
-	if (!valid_fd_type(type, FD_TYPES))
-		return -EINVAL;
-	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	ret = fd_line_new(fd, true, &timerfd_ops, NULL, type, out);
-	if (ret > 0) {
-		int r = timer_set(fd, initial_ns, period_ns);
-
-		if (!r)
-			return ret;
-		uirq_fd_line_destroy(*out);
-		*out = NULL;
-		return r;
-	}
-	close(fd);
-	return ret;
-}
-
-int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint64_t period_ns)
-{
-	if (!l || l->ops != &timerfd_ops)
-		return -EINVAL;
-	return timer_set(l->fd, initial_ns, period_ns);
+	return fd_line_add_events(l, 1);
 }
 
 int fd_line_remove(struct uirq_fd_line *l)

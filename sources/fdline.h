@@ -9,7 +9,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "uirq/irq.h"
 #include "uirq/sources.h"
+
+/* The types of a line whose source is a counter (eventfd, timerfd): an edge per event, or readiness as a level. */
+#define FD_LINE_COUNTER_TYPES (UIRQ_TYPE_EDGE_RISING | UIRQ_TYPE_LEVEL_HIGH)
 
 struct fd_line_ops {
 	const char *name;	/* the chip's name in /proc/interrupts */
@@ -62,6 +66,11 @@ int fd_line_new_at(unsigned int irq, int fd, bool owned, const struct fd_line_op
 int fd_line_remove(struct uirq_fd_line *l);
 /* Read an eventfd's or timerfd's 64-bit counter (resetting it): the value, 0 for none. */
 uint64_t fd_line_read_counter64(struct uirq_fd_line *l);
+/*
+ * Add n events to an eventfd line's counter (an eventfd write) and tell the
+ * CPU watching it, as uirq_eventfd_line_raise() does with 1: 0 or -errno.
+ */
+int fd_line_add_events(struct uirq_fd_line *l, uint64_t n);
 /* The kind's state given to fd_line_new(). */
 void *fd_line_priv(const struct uirq_fd_line *l);
 /* The line's ops, to tell kinds apart. */

@@ -12,10 +12,12 @@
  * One mode per process, started and stopped by the same thread (task 0).
  * Threads that are not tasks are not scheduled: they must not raise lines
  * or take uirq locks shared with tasks while the mode runs.  Real back ends
- * (UIO, VFIO, GPIO, i2c-dev, uinput, timerfd lines, eventfds the program
- * adopted) are refused with -EOPNOTSUPP; an eventfd line the program made
- * itself runs, its CPU polling the fd (raise it with
- * uirq_eventfd_line_raise()).
+ * (UIO, VFIO, GPIO, i2c-dev, uinput, eventfds the program adopted) are
+ * refused with -EOPNOTSUPP; an eventfd line the program made itself runs,
+ * its CPU polling the fd (raise it with uirq_eventfd_line_raise()), and a
+ * timerfd line made by a task expires on the virtual clock (a task
+ * "timerfd/N" adds its expirations to an eventfd: uirq_fd_line_fd() is that
+ * eventfd there).
  */
 #ifndef UIRQ_SIM_H
 #define UIRQ_SIM_H

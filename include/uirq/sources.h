@@ -163,11 +163,14 @@ int uirq_eventfd_line_raise(struct uirq_fd_line *l);
 /*
  * A CLOCK_MONOTONIC timerfd as a new line: first expiry after initial_ns
  * (0: disarmed), then every period_ns (0: one-shot).  Expirations count as
- * an eventfd's writes do.  Returns the irq (> 0) and *out, or -errno.
+ * an eventfd's writes do.  Returns the irq (> 0) and *out, or -errno.  In
+ * the deterministic mode (uirq/sim.h) the timer is on the virtual clock,
+ * made from a task (-EOPNOTSUPP from any other thread), its fd an eventfd;
+ * set and destroy it from tasks, before uirq_sim_stop().
  */
 int uirq_timerfd_line_create(unsigned int type, uint64_t initial_ns, uint64_t period_ns,
 			     struct uirq_fd_line **out);
-/* Re-arm (or, initial_ns 0, disarm) a timerfd line; -EINVAL on an eventfd line. */
+/* Re-arm (or, initial_ns 0, disarm) a timerfd line, dropping unread expirations; -EINVAL on an eventfd line. */
 int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint64_t period_ns);
 /* Stop watching, free the line's descriptor, close an owned fd, free l; -EBUSY (nothing done) while a handler is installed. */
 int uirq_fd_line_destroy(struct uirq_fd_line *l);
