@@ -226,14 +226,23 @@ void uirq_irq_free_descs(unsigned int from, unsigned int cnt)
 
 void irq_for_each_desc(void (*fn)(struct uirq_irq_desc *desc, void *arg), void *arg)
 {
+	const unsigned int bits = 8 * sizeof(long);
+
 	uirq_mutex_lock(&sparse_irq_lock);
 	unsigned int n = irq_get_nr_irqs();
 
-	for (unsigned int irq = 1; irq < n; irq++) {
-		struct uirq_irq_desc *desc = irq_to_desc(irq);
+	/*
+	 * The allocation bitmap, not every slot: a program that once used irq
+	 * 60000 does not pay for it at each walk (two per uirq_cpus_start():
+	 * fuzz_genirq, which pushes nr_irqs to its limit, ran 3.4x slower).
+	 */
+	for (unsigned int w = 0; w * bits < n; w++) {
+		for (unsigned long set = allocated[w]; set; set &= set - 1) {
+			struct uirq_irq_desc *desc = irq_to_desc(w * bits + (unsigned int)__builtin_ctzl(set));
 
-		if (desc)
-			fn(desc, arg);
+			if (desc)
+				fn(desc, arg);
+		}
 	}
 	uirq_mutex_unlock(&sparse_irq_lock);
 }
