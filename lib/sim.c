@@ -170,6 +170,18 @@ static struct uirq_sim_task *pick(struct uirq_sim_task *skip)
 	return best;
 }
 
+/* A task other than a daemon has a timer: time may still make something runnable. */
+static bool timer_pending(void)
+{
+	for (size_t i = 0; i < uirq_sim.nlive; i++) {
+		struct uirq_sim_task *t = uirq_sim.live[i];
+
+		if (t->state != T_EXITED && !t->daemon && t->deadline != NO_DEADLINE)
+			return true;
+	}
+	return false;
+}
+
 /* Nothing runnable: jump the clock to the earliest deadline and fire every timer due then. */
 static bool fire_timers(void)
 {
@@ -199,7 +211,7 @@ static void describe(void)
 		struct uirq_sim_task *t = uirq_sim.live[i];
 		struct uirq_sim_task *j = t->addr;
 
-		off += snprintf(b + off, len - off, "  task %u '%s': ", t->id, t->name);
+		off += snprintf(b + off, len - off, "  task %u '%s'%s: ", t->id, t->name, t->daemon ? " (daemon)" : "");
 		if (off >= len)
 			break;
 		switch (t->state) {
@@ -256,7 +268,8 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 		next = pick(me);
 	if (!next)
 		next = pick(NULL);
-	if (!next && fire_timers())
+	/* Only daemons' timers left: their wake-ups would move time on forever and end nothing. */
+	if (!next && timer_pending() && fire_timers())
 		next = pick(NULL);
 	if (!next) {
 		/* Deadlock: describe it, and hand task 0 back with -EDEADLK to stop the mode. */
@@ -275,6 +288,12 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	give(next);
 	if (!exiting)
 		await_token(me);
+}
+
+void uirq_sim_set_daemon(void)
+{
+	if (uirq_sim_current)
+		uirq_sim_current->daemon = true;
 }
 
 int uirq_sim_task_id(void)

@@ -30,6 +30,7 @@ struct uirq_sim_task {
 	void *(*fn)(void *);
 	void *arg;
 	bool joined;
+	bool daemon;			/* its timer keeps no run going (uirq_sim_set_daemon) */
 };
 
 struct uirq_sim_state {

@@ -21,7 +21,10 @@
 
 #include "harness.h"
 #include "testchip.h"
+#include "uirq/mutex.h"
 #include "uirq/printk.h"
+#include "uirq/sim.h"
+#include "uirq/sources.h"
 
 static int dev_a, dev_b, dev_c;
 
@@ -763,4 +766,52 @@ UIRQ_TEST(core_fault, hung_watchdog_follows_the_cpus, .timeout = 30)
 	assert_eq(uirq_irq_set_thread_deadline_ms(0), 0);
 	assert_eq(harness_find_task("uirq/hungtaskd", false), -1);
 	tc_teardown();
+}
+
+/* ---- the watchdog in the deterministic mode ---- */
+
+static UIRQ_DEFINE_MUTEX(held_by_main);
+
+static uirq_irqreturn_t takes_mains_lock(int irq, void *dev)
+{
+	(void)irq;
+	(void)dev;
+	uirq_mutex_lock(&held_by_main);
+	uirq_mutex_unlock(&held_by_main);
+	return UIRQ_IRQ_HANDLED;
+}
+
+/*
+ * A seeded run's deadlock with the watchdog on: the handler thread waits
+ * for a mutex the main task holds while it waits for every task to end.
+ * The watchdog's period is no pending work (it only reports): the stop
+ * returns the deadlock at once, naming the thread and the watchdog.
+ * Before, its wake-ups moved virtual time on forever and the stop never
+ * returned.
+ */
+UIRQ_TEST(core_fault, hung_watchdog_does_not_hide_a_seeded_deadlock, .timeout = 30)
+{
+	struct uirq_cpu_config cfg = { .nr_cpus = 1 };
+	struct uirq_fd_line *l;
+	char want[64];
+	int irq;
+
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_PCT, 3), 0);
+	assert_eq(uirq_cpus_start(&cfg), 0);
+	assert_eq(uirq_irq_set_thread_deadline_ms(100), 0);
+	irq = uirq_eventfd_line_create(-1, 0, &l);
+	assert_gt(irq, 0);
+	assert_eq(uirq_request_threaded_irq((unsigned int)irq, NULL, takes_mains_lock, UIRQF_ONESHOT, "locker", &dev_a),
+		  0);
+	uirq_mutex_lock(&held_by_main);
+	assert_eq(uirq_eventfd_line_raise(l), 0);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_DEADLOCK);
+
+	const char *r = uirq_sim_report();
+
+	fputs(r, stderr);
+	assert_true(strstr(r, "'uirq/hungtaskd' (daemon): waits on futex"), "%s", r);
+	snprintf(want, sizeof(want), "'irq/%d-locker': waits on futex", irq);
+	assert_true(strstr(r, want), "%s", r);
+	assert_true(strstr(r, "'main': waits for every task to end"), "%s", r);
 }

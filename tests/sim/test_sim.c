@@ -208,6 +208,49 @@ UIRQ_TEST(sim, deadlock_reported, .timeout = 20)
 	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
 }
 
+/* A periodic checker: a daemon, waking every 1 ms of virtual time, counting. */
+static unsigned int daemon_stop, daemon_wakes;
+
+static void *daemon_task(void *arg)
+{
+	(void)arg;
+	uirq_sim_set_daemon();
+	while (!daemon_stop) {
+		uirq_futex_wait_timeout(&daemon_stop, 0, 1000000);
+		daemon_wakes++;
+	}
+	return NULL;
+}
+
+/*
+ * A daemon's timer does not hide a deadlock (before, its wake-ups moved
+ * virtual time on forever and the stop never returned); while another task
+ * has a timer, the daemon's fire as usual.
+ */
+UIRQ_TEST(sim, daemon_timer_does_not_hide_a_deadlock, .timeout = 20)
+{
+	pthread_t a, b, d;
+	char want[128];
+	unsigned int *wa[] = { &flag_a, &flag_b }, *wb[] = { &flag_b, &flag_a };
+
+	flag_a = flag_b = daemon_stop = daemon_wakes = 0;
+	assert_eq(uirq_sim_start(3, UIRQ_SIM_RANDOM, 0), 0);
+	assert_eq(uirq_sim_thread_create(&d, NULL, daemon_task, NULL, "checker"), 0);
+	uirq_sim_sleep_ns(10500000);
+	assert_eq(daemon_wakes, 10u, "a daemon's timer fires while others have one");
+	assert_eq(uirq_sim_thread_create(&a, NULL, dl_task, wa, "waiter-a"), 0);
+	assert_eq(uirq_sim_thread_create(&b, NULL, dl_task, wb, "waiter-b"), 0);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_DEADLOCK);
+
+	const char *r = uirq_sim_report();
+
+	fputs(r, stderr);
+	snprintf(want, sizeof(want), "task 1 'checker' (daemon): waits on futex %p", (void *)&daemon_stop);
+	assert_true(strstr(r, want), "%s", r);
+	assert_true(strstr(r, "'waiter-a': waits on futex"), "%s", r);
+	assert_true(strstr(r, "virtual time 10500000 ns"), "found at once, not after more daemon periods: %s", r);
+}
+
 /*
  * An ordering bug of depth 1: B takes ten synchronisation steps (wakes of a
  * word nobody waits on) and then assumes A has not started.  It fails only
