@@ -29,10 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "../lib/lib.h"
 #include "../lib/sim.h"
 #include "uirq/irq.h"
 #include "uirq/sources.h"
