@@ -10,8 +10,8 @@
 #     is installed;
 #   - uirq.pc asks for no other package's .pc file (a shared link needs
 #     neither libevdev's nor libdw's headers);
-#   - examples/threaded_irq.c builds with `pkg-config uirq` against that tree
-#     and runs on the installed library;
+#   - examples/threaded_irq.c and examples/seeded.c build with `pkg-config
+#     uirq` against that tree and run on the installed library;
 #   - the man pages and the systemd unit are installed, the unit pointing at
 #     the configured prefix and not restarting after a usage error;
 #   - the installed tools find what they run in the installed tree only.
@@ -106,13 +106,15 @@ export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR=$dest/root
 expect_none "uirq.pc requires no other package" \
 	"$(pkg-config --print-requires-private uirq 2>&1; pkg-config --print-requires uirq 2>&1)"
 read -r -a flags < <(pkg-config --cflags --libs uirq)
-if cc -std=gnu11 -Wall -Wextra -Werror "$src/examples/threaded_irq.c" "${flags[@]}" \
-	-o "$dest/threaded_irq" >"$dest/cc.log" 2>&1; then
-	ok "examples/threaded_irq.c builds with pkg-config uirq against the installed tree"
-else
-	not_ok "examples/threaded_irq.c builds with pkg-config uirq against the installed tree"
-	diag <"$dest/cc.log"
-fi
+for ex in threaded_irq seeded; do
+	if cc -std=gnu11 -Wall -Wextra -Werror "$src/examples/$ex.c" "${flags[@]}" \
+		-o "$dest/$ex" >"$dest/cc.log" 2>&1; then
+		ok "examples/$ex.c builds with pkg-config uirq against the installed tree"
+	else
+		not_ok "examples/$ex.c builds with pkg-config uirq against the installed tree"
+		diag <"$dest/cc.log"
+	fi
+done
 out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$dest/threaded_irq" 3 2>&1)
 rc=$?
 libs=$(LD_LIBRARY_PATH=$(dirname "$lib") ldd "$dest/threaded_irq" 2>&1 | grep libuirq)
@@ -121,6 +123,14 @@ if [ "$rc" -eq 0 ] && grep -q '^3 events, 3 handled$' <<<"$out" && grep -q "$des
 else
 	not_ok "the example runs on the installed library (exit $rc)"
 	{ echo "$out"; echo "$libs"; } | diag
+fi
+out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$dest/seeded" 7 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q '^replayed: identical$' <<<"$out"; then
+	ok "the deterministic-mode example replays its seed on the installed library"
+else
+	not_ok "the deterministic-mode example replays its seed on the installed library (exit $rc)"
+	diag <<<"$out"
 fi
 
 # The manuals and the systemd unit: installed, the unit naming the installed
