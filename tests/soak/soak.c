@@ -123,6 +123,8 @@
 #include "uirq/sim.h"
 #include "uirq/sources.h"
 
+#include "../../tools/sim-strategy.h"
+
 #if defined(__SANITIZE_THREAD__)
 #define SOAK_SANITIZER "tsan"
 #define SOAK_SHORT_EDGES 40000ul
@@ -1019,14 +1021,6 @@ static void check_and_print(FILE *out, struct soak_totals *T)
 		fail("total: raised %lu != %lu", T->raised, T->handled + T->merged + T->unbound + T->freed + T->stranded);
 }
 
-static void strategy_name(const struct soak_config *cfg, char *buf, size_t len)
-{
-	if (cfg->strategy == UIRQ_SIM_RANDOM)
-		snprintf(buf, len, "random");
-	else
-		snprintf(buf, len, "pct:%u", cfg->pct_depth);
-}
-
 static FILE *sim_out;
 static const struct soak_config *sim_cfg;
 
@@ -1038,9 +1032,9 @@ static void on_sim_failure(const char *report, void *arg)
 	(void)arg;
 	fflush(sim_out);
 	fputs(report, stderr);
-	strategy_name(sim_cfg, st, sizeof(st));
 	fprintf(stderr, "soak: FAIL: the deterministic mode cannot go on (seed %llu, strategy %s, soak seed %u)\n",
-		(unsigned long long)sim_cfg->sim_seed, st, sim_cfg->seed);
+		(unsigned long long)sim_cfg->sim_seed,
+		sim_strategy_word(sim_cfg->strategy, sim_cfg->pct_depth, st, sizeof(st)), sim_cfg->seed);
 	fflush(NULL);
 	_exit(1);
 }
@@ -1075,9 +1069,9 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 	if (cfg->sim) {
 		char st[16];
 
-		strategy_name(cfg, st, sizeof(st));
 		fprintf(out, "deterministic mode: seed %llu, strategy %s; the eventfd lines are virtual (their CPU "
-			"polls them)\n", (unsigned long long)cfg->sim_seed, st);
+			"polls them)\n", (unsigned long long)cfg->sim_seed,
+			sim_strategy_word(cfg->strategy, cfg->pct_depth, st, sizeof(st)));
 		/*
 		 * The mode from here to the end of the last round, the lines' creation
 		 * included (an eventfd line made in the mode is virtual: no epoll, which
@@ -1180,10 +1174,9 @@ static int soak_run(const struct soak_config *cfg, FILE *out)
 		char st[16];
 
 		/* The interleaving's identity: one seed, one hash (checked by tests/soak/seeded.sh). */
-		strategy_name(cfg, st, sizeof(st));
 		fprintf(out, "deterministic: seed %llu, strategy %s, %llu decisions (hash %016llx)\n",
-			(unsigned long long)cfg->sim_seed, st, (unsigned long long)sim_steps,
-			(unsigned long long)sim_hash);
+			(unsigned long long)cfg->sim_seed, sim_strategy_word(cfg->strategy, cfg->pct_depth, st, sizeof(st)),
+			(unsigned long long)sim_steps, (unsigned long long)sim_hash);
 		/* Not on out: the wall time differs between two runs of one seed, the figures above may not. */
 		fflush(out);
 		fprintf(stderr, "soak: wall time %.1f s\n", (double)(wall_ns() - wall0) / 1e9);
@@ -1204,33 +1197,8 @@ static void usage(FILE *f)
 		   "  SECONDS  pace them over this long (default 180; 0: as fast as they go)\n"
 		   "  -s SEED  the soak's own random sequence (devices, control operations; default 1)\n"
 		   "  --seed N the deterministic mode: every thread a task of uirq's seeded scheduler, time\n"
-		   "           virtual (SECONDS cost no wall time), no eventfd lines; one N, one run\n"
+		   "           virtual (SECONDS cost no wall time), eventfd lines virtual; one N, one run\n"
 		   "  --strategy S  its scheduler: random, pct or pct:D (D 1..64; default pct:3)\n");
-}
-
-/* "random", "pct" or "pct:D" with D in uirq_sim_start()'s range 1..64. */
-static int parse_strategy(const char *s, struct soak_config *cfg)
-{
-	char *end;
-
-	if (!strcmp(s, "random")) {
-		cfg->strategy = UIRQ_SIM_RANDOM;
-		return 0;
-	}
-	if (!strcmp(s, "pct")) {
-		cfg->strategy = UIRQ_SIM_PCT;
-		cfg->pct_depth = 3;
-		return 0;
-	}
-	if (strncmp(s, "pct:", 4) || !s[4])
-		return -1;
-	unsigned long d = strtoul(s + 4, &end, 10);
-
-	if (*end || d < 1 || d > 64)
-		return -1;
-	cfg->strategy = UIRQ_SIM_PCT;
-	cfg->pct_depth = (unsigned int)d;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -1261,7 +1229,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(a, "--strategy") && i + 1 < argc) {
-			if (parse_strategy(argv[++i], &cfg)) {
+			if (sim_strategy_parse(argv[++i], &cfg.strategy, &cfg.pct_depth)) {
 				usage(stderr);
 				return 2;
 			}

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../sim-strategy.h"
 #include "explore.h"
 
 extern char **environ;
@@ -56,14 +57,6 @@ static void print_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-const char *strategy_word(const struct irqsim_opts *o, char *buf, size_t len)
-{
-	if (o->strategy == UIRQ_SIM_RANDOM)
-		return "random";
-	snprintf(buf, len, "pct:%u", o->pct_depth);
-	return buf;
-}
-
 /*
  * The strategy is spelled out even when it is the default, so that a
  * replay line saved today still replays the same run if the default changes.
@@ -79,7 +72,8 @@ static void print_replay(FILE *f, const struct irqsim_opts *o, uint64_t seed)
 		fputc(' ', f);
 		print_word(f, o->argv[i]);
 	}
-	fprintf(f, " --seed %" PRIu64 " --strategy %s\n", seed, strategy_word(o, buf, sizeof(buf)));
+	fprintf(f, " --seed %" PRIu64 " --strategy %s\n", seed,
+		sim_strategy_word(o->strategy, o->pct_depth, buf, sizeof(buf)));
 }
 
 void irqsim_print_replay(FILE *f, const struct irqsim_opts *o)
@@ -248,7 +242,7 @@ static int explore_alloc(struct explore *x)
 	x->argv[n++] = "--seed";
 	x->argv[n++] = x->seed;
 	x->argv[n++] = "--strategy";
-	x->argv[n++] = (char *)strategy_word(o, x->strategy, sizeof(x->strategy));
+	x->argv[n++] = (char *)sim_strategy_word(o->strategy, o->pct_depth, x->strategy, sizeof(x->strategy));
 	/* No human output to format: it would be dropped anyway. */
 	x->argv[n++] = "--json";
 	return 0;

@@ -25,7 +25,5 @@ int explore_run(const struct irqsim_opts *o);
  * less the seed options, shell-quoted where a shell would change them.
  */
 void irqsim_print_replay(FILE *f, const struct irqsim_opts *o);
-/* --strategy's spelling of o's strategy ("random", "pct:3"), in buf when it needs one. */
-const char *strategy_word(const struct irqsim_opts *o, char *buf, size_t len);
 
 #endif

@@ -9,7 +9,7 @@
 
 #include <linux/input-event-codes.h>
 
-#include "explore.h"
+#include "../sim-strategy.h"
 #include "irqsim.h"
 #include "uirq/input.h"
 
@@ -142,8 +142,8 @@ static void print_reports(FILE *f, const struct irqsim_run *r)
 		char buf[16];
 
 		fprintf(f, "\"deterministic\":{\"seed\":%" PRIu64 ",\"strategy\":\"%s\",\"decisions\":%zu,"
-			"\"hash\":\"%016" PRIx64 "\"},\n", r->opts->seed, strategy_word(r->opts, buf, sizeof(buf)),
-			r->sim_steps, r->sim_hash);
+			"\"hash\":\"%016" PRIx64 "\"},\n", r->opts->seed,
+			sim_strategy_word(r->opts->strategy, r->opts->pct_depth, buf, sizeof(buf)), r->sim_steps, r->sim_hash);
 	}
 	fprintf(f, "\"lockdep\":{\"enabled\":%s,\"reports\":%lu,\"by_kind\":{", r->lockdep_on ? "true" : "false",
 		r->lockdep.reports);

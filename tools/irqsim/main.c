@@ -23,6 +23,7 @@
 #include "uirq/irq.h"
 #include "watchdog.h"
 #include "../self-path.h"
+#include "../sim-strategy.h"
 
 
 static void usage(FILE *f)
@@ -102,52 +103,6 @@ static int parse_hz(const char *s, unsigned long *hz)
 	if (whole < 1000 || whole > UIRQ_I2C_SPEED_HS)
 		return -1;
 	*hz = (unsigned long)whole;
-	return 0;
-}
-
-/*
- * A whole unsigned 64-bit number in decimal or 0x-hex: strtoull() would
- * also take " 12", "-1" (as 2^64-1) and "12x" (as 12).
- */
-static int parse_u64(const char *s, uint64_t *v)
-{
-	unsigned int base = 10, d;
-	uint64_t x = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		base = 16, s += 2;
-	if (!*s)
-		return -1;
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned int)(*s - '0');
-		else if (base == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned int)(*s - 'a' + 10);
-		else if (base == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned int)(*s - 'A' + 10);
-		else
-			return -1;
-		if (x > (UINT64_MAX - d) / base)
-			return -1;
-		x = x * base + d;
-	}
-	*v = x;
-	return 0;
-}
-
-/* "random", "pct" or "pct:D"; D in uirq_sim_start()'s range, 1 to 64. */
-static int parse_strategy(const char *s, struct irqsim_opts *o)
-{
-	uint64_t depth = 3;
-
-	if (!strcmp(s, "random")) {
-		o->strategy = UIRQ_SIM_RANDOM;
-		return 0;
-	}
-	if (strncmp(s, "pct", 3) || (s[3] && (s[3] != ':' || parse_u64(s + 4, &depth))) || depth < 1 || depth > 64)
-		return -1;
-	o->strategy = UIRQ_SIM_PCT;
-	o->pct_depth = (unsigned int)depth;
 	return 0;
 }
 
@@ -359,17 +314,17 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 				return bad("--timeout: expected seconds from 0 to 3600, got '%s'", optarg);
 			break;
 		case O_SEED:
-			if (parse_u64(optarg, &o->seed))
+			if (tool_parse_u64(optarg, &o->seed))
 				return bad("--seed: expected an unsigned 64-bit number, decimal or 0x-hex, got '%s'", optarg);
 			o->seeded = true;
 			break;
 		case O_STRATEGY:
-			if (parse_strategy(optarg, o))
+			if (sim_strategy_parse(optarg, &o->strategy, &o->pct_depth))
 				return bad("--strategy: expected random, pct or pct:D with D from 1 to 64, got '%s'", optarg);
 			strategy_given = true;
 			break;
 		case O_EXPLORE:
-			if (parse_u64(optarg, &n) || n < 1 || n > 1000000)
+			if (tool_parse_u64(optarg, &n) || n < 1 || n > 1000000)
 				return bad("--explore: expected a number of seeds from 1 to 1000000, got '%s'", optarg);
 			o->explore = (unsigned long)n;
 			break;

@@ -11,7 +11,7 @@
 
 #include <linux/input-event-codes.h>
 
-#include "explore.h"
+#include "../sim-strategy.h"
 #include "irqsim.h"
 #include "uirq/input.h"
 
@@ -139,7 +139,8 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 		char buf[16];
 
 		fprintf(f, "deterministic: seed %" PRIu64 ", strategy %s, %zu scheduling decisions (hash %016" PRIx64 ")\n",
-			r->opts->seed, strategy_word(r->opts, buf, sizeof(buf)), r->sim_steps, r->sim_hash);
+			r->opts->seed, sim_strategy_word(r->opts->strategy, r->opts->pct_depth, buf, sizeof(buf)),
+			r->sim_steps, r->sim_hash);
 	}
 	if (!r->lockdep_on && !r->lockdep.reports) {
 		fprintf(f, "lockdep: off (compiled out or UIRQ_LOCKDEP=0): no verdict\n");
