@@ -184,16 +184,24 @@ static void *dl_task(void *arg)
 	return NULL;
 }
 
-UIRQ_TEST(sim, deadlock_reported, .timeout = 20)
+/* Tasks waiter-a and waiter-b, each waiting for the other: the stop must find the deadlock. */
+static void lost_wakeup_then_stop(void)
 {
+	static unsigned int *wa[] = { &flag_a, &flag_b }, *wb[] = { &flag_b, &flag_a };
 	pthread_t a, b;
-	char want[128];
-	unsigned int *wa[] = { &flag_a, &flag_b }, *wb[] = { &flag_b, &flag_a };
 
-	assert_eq(uirq_sim_start(3, UIRQ_SIM_RANDOM, 0), 0);
+	flag_a = flag_b = 0;
 	assert_eq(uirq_sim_thread_create(&a, NULL, dl_task, wa, "waiter-a"), 0);
 	assert_eq(uirq_sim_thread_create(&b, NULL, dl_task, wb, "waiter-b"), 0);
 	assert_eq(uirq_sim_stop(), UIRQ_SIM_DEADLOCK);
+}
+
+UIRQ_TEST(sim, deadlock_reported, .timeout = 20)
+{
+	char want[128];
+
+	assert_eq(uirq_sim_start(3, UIRQ_SIM_RANDOM, 0), 0);
+	lost_wakeup_then_stop();
 
 	const char *r = uirq_sim_report();
 
@@ -229,18 +237,15 @@ static void *daemon_task(void *arg)
  */
 UIRQ_TEST(sim, daemon_timer_does_not_hide_a_deadlock, .timeout = 20)
 {
-	pthread_t a, b, d;
+	pthread_t d;
 	char want[128];
-	unsigned int *wa[] = { &flag_a, &flag_b }, *wb[] = { &flag_b, &flag_a };
 
-	flag_a = flag_b = daemon_stop = daemon_wakes = 0;
+	daemon_stop = daemon_wakes = 0;
 	assert_eq(uirq_sim_start(3, UIRQ_SIM_RANDOM, 0), 0);
 	assert_eq(uirq_sim_thread_create(&d, NULL, daemon_task, NULL, "checker"), 0);
 	uirq_sim_sleep_ns(10500000);
 	assert_eq(daemon_wakes, 10u, "a daemon's timer fires while others have one");
-	assert_eq(uirq_sim_thread_create(&a, NULL, dl_task, wa, "waiter-a"), 0);
-	assert_eq(uirq_sim_thread_create(&b, NULL, dl_task, wb, "waiter-b"), 0);
-	assert_eq(uirq_sim_stop(), UIRQ_SIM_DEADLOCK);
+	lost_wakeup_then_stop();
 
 	const char *r = uirq_sim_report();
 
