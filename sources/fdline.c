@@ -10,7 +10,10 @@
  *             expirations), then re-arm the watch unless masked;
  *   mask_ack  mask and read; but when a level line's flow will run no
  *             handler the counter stays unread (the level stays
- *             asserted) and the unmask or startup has the CPU look again;
+ *             asserted) and the unmask or startup has the CPU look again,
+ *             unless the device's re-enable signals a level still asserted
+ *             anew (VFIO's and UIO's INTx): then that stale signal is
+ *             dropped, or one interrupt would reach the handlers twice;
  *   mask      leave the watch disarmed;
  *   unmask    re-arm the watch;
  *   retrigger raise the line again (a resend after lazy disable).
@@ -126,6 +129,26 @@ static void hw_enable(struct uirq_fd_line *l, bool on)
 		l->ops->hw_enable(l, on);
 }
 
+/*
+ * Before the device may interrupt again (startup, unmask; old is the state
+ * before): a level left unread (ST_UNREAD) on a kind whose re-enable signals
+ * a level still asserted anew would be delivered twice, the old signal at
+ * once and the new one after it (VFIO sends it from a kernel work item, a
+ * moment later): the thread ran twice, the second time finding the device
+ * quiet.  The new signal alone says whether the device still asserts, so
+ * the old one is read and dropped.  Nothing can land between the read and
+ * the re-enable: the device masked itself when it signalled (VFIO's
+ * automask, uio_pci_generic's INTx disable bit) or shutdown masked it.
+ * Returns the state to re-arm with.
+ */
+static uint32_t drop_stale(struct uirq_fd_line *l, uint32_t old)
+{
+	if (!(old & ST_UNREAD) || !l->ops->resignals || !l->ops->resignals(l))
+		return old;
+	l->ops->read_events(l);
+	return old & ~ST_UNREAD;
+}
+
 /* new = (old & ~clr) | set; returns old. */
 static uint32_t modify(struct uirq_fd_line *l, uint32_t clr, uint32_t set)
 {
@@ -144,7 +167,7 @@ static unsigned int fd_startup(struct uirq_irq_data *d)
 	struct uirq_fd_line *l = line_of(d);
 
 	if (l) {
-		uint32_t old = modify(l, ST_MASKED | ST_UNREAD, ST_STARTED);
+		uint32_t old = drop_stale(l, modify(l, ST_MASKED | ST_UNREAD, ST_STARTED));
 
 		hw_enable(l, true);
 		rearm(l, old);
@@ -175,7 +198,7 @@ static void fdl_unmask(struct uirq_irq_data *d)
 	struct uirq_fd_line *l = line_of(d);
 
 	if (l) {
-		uint32_t old = modify(l, ST_MASKED | ST_UNREAD, 0);
+		uint32_t old = drop_stale(l, modify(l, ST_MASKED | ST_UNREAD, 0));
 
 		/* The device first: an interrupt in between leaves the fd readable for the watch. */
 		hw_enable(l, true);

@@ -38,6 +38,16 @@ struct fd_line_ops {
 	/* Let the device interrupt again (startup, unmask) or stop it (shutdown); NULL: nothing to do. */
 	void (*hw_enable)(struct uirq_fd_line *l, bool on);
 	/*
+	 * True if hw_enable(l, true) signals the fd again while the device
+	 * still asserts its level: VFIO's INTx unmask re-checks the pin and
+	 * re-triggers, uio_pci_generic's kernel handler takes the still
+	 * asserted INTx again.  A signal left unread from before (a level line
+	 * disabled or freed when it came) is then the same interrupt twice,
+	 * and is dropped before the re-enable (fdline.c, drop_stale()).  NULL:
+	 * never; an eventfd's counter is its level, nothing signals it again.
+	 */
+	bool (*resignals)(struct uirq_fd_line *l);
+	/*
 	 * The line's type changes to type (valid for the kind, maybe the same
 	 * as now): reconfigure the source, 0 or -errno (the type is then
 	 * kept); NULL: the chip's state is all there is.

@@ -14,7 +14,8 @@
  *             of interrupts merged into this one;
  *   unmask    let the device interrupt again - write 1 to the fd (irqcontrol)
  *             or clear the INTx disable bit in the device's sysfs config -
- *             then watch the fd again;
+ *             then watch the fd again (a still-asserted INTx interrupts
+ *             the kernel again: a count left unread before is dropped);
  *   shutdown  the opposite: irqcontrol 0, or set the INTx disable bit.
  * Reading the count does not quiet the device: it asserts INTx until a
  * handler acknowledges it.  So the chip is not oneshot-safe: IRQF_ONESHOT
@@ -128,6 +129,17 @@ static void uio_hw_enable(struct uirq_fd_line *l, bool on)
 		atomic_fetch_add_explicit(&u->hw_errors, 1, memory_order_relaxed);
 }
 
+/*
+ * uio_pci_generic's INTx is a level the device holds: cleared, its disable
+ * bit lets a still-asserted INTx interrupt the kernel again, which counts
+ * it anew.  An irqcontrol driver's interrupt may be an edge, which only
+ * the count remembers: kept.
+ */
+static bool uio_resignals(struct uirq_fd_line *l)
+{
+	return atomic_load_explicit(&uio_of(l)->reenable, memory_order_relaxed) == REENABLE_PCI_INTX;
+}
+
 static void uio_release(struct uirq_fd_line *l)
 {
 	struct uio_line *u = uio_of(l);
@@ -145,6 +157,7 @@ static const struct fd_line_ops uio_ops = {
 	.types = UIRQ_TYPE_LEVEL_HIGH,
 	.read_events = uio_read_events,
 	.hw_enable = uio_hw_enable,
+	.resignals = uio_resignals,
 	.release = uio_release,
 };
 

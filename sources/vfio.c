@@ -23,8 +23,10 @@
  *  - INTx: one trigger eventfd, and VFIO masks INTx when it signals
  *    (automasked), as uio_pci_generic does.  Reading the counter does not
  *    quiet the device, so it is a level line and not oneshot-safe: unmask
- *    writes the unmask eventfd (VFIO then re-signals at once if the device
- *    still asserts), shutdown masks INTx with VFIO_IRQ_SET_ACTION_MASK.
+ *    writes the unmask eventfd (VFIO then signals again, from a work item,
+ *    if the device still asserts: a signal left unread before it is the
+ *    same interrupt and is dropped), shutdown masks INTx with
+ *    VFIO_IRQ_SET_ACTION_MASK.
  * MSI needs bus mastering (QEMU drops the message otherwise): it is switched
  * on in the config space when the vectors are enabled, off again at close.
  */
@@ -162,12 +164,20 @@ static void intx_enable(struct uirq_fd_line *l, bool on)
 	}
 }
 
+/* VFIO's unmask finds INTx still pending and triggers again (from a work item, a moment later). */
+static bool intx_resignals(struct uirq_fd_line *l)
+{
+	(void)l;
+	return true;
+}
+
 static const struct fd_line_ops intx_ops = {
 	.name = "vfio-intx",
 	.types = UIRQ_TYPE_LEVEL_HIGH,
 	.oneshot_safe = false,	/* the device asserts INTx until a handler acknowledges it */
 	.read_events = fd_line_read_counter64,
 	.hw_enable = intx_enable,
+	.resignals = intx_resignals,
 	.device_owned = true,
 };
 

@@ -32,7 +32,10 @@
  *    level line).  Unmask re-enables the interrupt - irqcontrol (a
  *    write of 1 to the fd) or, for uio_pci_generic, the INTx disable bit
  *    of the PCI command register in device/config - and watches the fd
- *    again; shutdown disables it.  The device's registers are mapped from
+ *    again; shutdown disables it.  uio_pci_generic's INTx, still asserted
+ *    at the re-enable, interrupts the kernel again: a count the line left
+ *    unread while disabled or freed is that same interrupt and is dropped
+ *    there (counted once).  The device's registers are mapped from
  *    sysfs so a primary handler can check and acknowledge the device.
  *
  *  - GPIO lines: one input line of a /dev/gpiochipN of the running kernel,
@@ -281,9 +284,11 @@ int uirq_gpio_line_get_value(const struct uirq_fd_line *l);
  *    VFIO masks INTx when it signals, and the device asserts it until a
  *    handler acknowledges it, so a threaded handler with handler NULL
  *    needs IRQF_ONESHOT and INTx stays masked until the thread returns.
- *    Unmask writes VFIO's unmask eventfd (VFIO signals again at once if
- *    the device still asserts: a bit latched while the line was freed
- *    arrives at the next request); shutdown masks INTx.
+ *    Unmask writes VFIO's unmask eventfd (VFIO signals again if the
+ *    device still asserts: a bit latched while the line was freed arrives
+ *    at the next request); shutdown masks INTx.  A signal the line left
+ *    unread while disabled or freed is that same interrupt, and is dropped
+ *    at the unmask: one interrupt, one handler run, counted once.
  *
  * MSIs merge.  A device does not send a second MSI for a vector while the
  * first is pending in the interrupt controller, and the kernel signals the

@@ -241,6 +241,91 @@ UIRQ_TEST(vm_gpio, events_the_kernel_dropped_are_reported_lost, .init = setup, .
 	assert_eq(uirq_gpio_line_get_value(fx.line), 0);
 }
 
+/*
+ * One rising edge (up, then down: the line detects rising edges only)
+ * through each disable/enable/free/request order: held back, then one
+ * thread run with its sequence number, and the line works on.  The same
+ * orders as the edu lines' (edu-line.h) and the host kinds' (tests/sources/
+ * test_fdorders.c).
+ */
+enum gpio_order { DISABLE_EDGE_ENABLE, NESTED_DISABLE, DISABLE_EDGE_FREE_REQUEST, FREE_EDGE_REQUEST };
+
+static void pulse(void)
+{
+	assert_eq(vm_gpio_pull(0, 1), 0);
+	assert_eq(vm_gpio_pull(0, 0), 0);
+}
+
+static void request(void)
+{
+	assert_eq(uirq_request_threaded_irq(fx.irq, NULL, thread, UIRQF_ONESHOT, "vm-gpio", &fx), 0);
+}
+
+/* The n-th run, and no other: it saw rising edge seqno. */
+static void expect_run(unsigned int n, uint32_t seqno)
+{
+	assert_true(await_run(), "edge %u: no thread run", seqno);
+	assert_true(quiet_for(100), "edge %u: an extra thread run", seqno);
+	assert_eq(atomic_load(&fx.runs), n);
+	assert_eq(fx.errors[n - 1], 0);
+	assert_eq(fx.seen[n - 1].line_seqno, seqno);
+	assert_eq(fx.seen[n - 1].kind, UIRQ_TYPE_EDGE_RISING);
+}
+
+static void gpio_order(enum gpio_order o)
+{
+	open_line(UIRQ_TYPE_EDGE_RISING, 0);
+	if (o == FREE_EDGE_REQUEST)
+		uirq_free_irq(fx.irq, &fx);
+	else
+		uirq_disable_irq(fx.irq);
+	if (o == NESTED_DISABLE)
+		uirq_disable_irq(fx.irq);
+	pulse();
+	assert_true(quiet_for(100), "ran while held back");
+	switch (o) {
+	case NESTED_DISABLE:
+		uirq_enable_irq(fx.irq);
+		assert_true(quiet_for(100), "ran at depth 1");
+		uirq_enable_irq(fx.irq);
+		break;
+	case DISABLE_EDGE_FREE_REQUEST:
+		uirq_free_irq(fx.irq, &fx);
+		assert_true(quiet_for(100), "ran while freed");
+		request();
+		break;
+	case FREE_EDGE_REQUEST:
+		request();
+		break;
+	default:
+		uirq_enable_irq(fx.irq);
+		break;
+	}
+	expect_run(1, 1);
+	pulse();
+	expect_run(2, 2);
+}
+
+UIRQ_TEST(vm_gpio, disable_edge_enable, .init = setup, .fini = teardown, .timeout = 60)
+{
+	gpio_order(DISABLE_EDGE_ENABLE);
+}
+
+UIRQ_TEST(vm_gpio, nested_disable, .init = setup, .fini = teardown, .timeout = 60)
+{
+	gpio_order(NESTED_DISABLE);
+}
+
+UIRQ_TEST(vm_gpio, disable_edge_free_request, .init = setup, .fini = teardown, .timeout = 60)
+{
+	gpio_order(DISABLE_EDGE_FREE_REQUEST);
+}
+
+UIRQ_TEST(vm_gpio, free_edge_request, .init = setup, .fini = teardown, .timeout = 60)
+{
+	gpio_order(FREE_EDGE_REQUEST);
+}
+
 /* A debounced line (the kernel debounces in software where gpio-sim cannot) still reports its edges. */
 UIRQ_TEST(vm_gpio, debounced_line_reports_edges, .init = setup, .fini = teardown, .timeout = 120)
 {
