@@ -3,6 +3,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 . scripts/deps.sh
+. scripts/variants.sh
 uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}"
 uirq_need_packages "${UIRQ_VM_PACKAGES[@]}"
 uirq_need_packages "${UIRQ_FUZZ_PACKAGES[@]}"
@@ -11,12 +12,12 @@ passed=0
 failed=0
 status=0
 
-# Run one variant's suite; count the individual Criterion tests from the TAP logs.
+# Run one variant's suite (scripts/variants.sh); count the individual Check tests from the TAP logs.
 run_variant() {
 	local name=$1 dir=build-test-$1
-	shift
 	echo "=== $name ==="
-	if ! uirq_build "$dir" -Dtests=enabled "$@"; then
+	uirq_variant_env "$name"
+	if ! uirq_variant_build "$name"; then
 		echo "uirq: $name build failed" >&2
 		failed=$((failed + 1))
 		status=1
@@ -37,19 +38,9 @@ run_variant() {
 	failed=$((failed + nok))
 }
 
-# Sanitizer runtimes: fail on any report, keep going long enough to see them all.
-# intercept_tls_get_addr=0: LeakSanitizer misreads glibc's dynamic TLS blocks (those of
-# libdw, which lockdep reports dlopen()) and its tracer dies at exit (google/sanitizers#1322).
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0
-export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
-# Sanitized code runs several times slower; scale every test's timeout.
-export CK_TIMEOUT_MULTIPLIER=1
-
 run_variant plain
-export CK_TIMEOUT_MULTIPLIER=4
-run_variant asan -Db_sanitize=address,undefined -Db_lundef=false
-run_variant tsan -Db_sanitize=thread -Db_lundef=false
+run_variant asan
+run_variant tsan
 # Lockdep compiled out must still build (the lock types then cost the bare primitives).
 echo "=== lockdep compiled out (build only) ==="
 if uirq_build build-test-nolockdep -Dlockdep=false; then
