@@ -16,7 +16,8 @@
  *             dropped, or one interrupt would reach the handlers twice;
  *   mask      leave the watch disarmed;
  *   unmask    re-arm the watch;
- *   retrigger raise the line again (a resend after lazy disable).
+ *   retrigger raise the line again (a resend after lazy disable), unless
+ *             the fd is readable again: the watch delivers that already.
  * Reading before re-arming means an event that lands between the two makes
  * the fd readable when the watch is re-armed: nothing is lost.
  *
@@ -26,6 +27,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -266,12 +268,31 @@ static int fd_set_type(struct uirq_irq_data *d, unsigned int type)
 	return 0;
 }
 
+/* Is the fd readable now?  A poll that does not wait. */
+static bool fd_readable(struct uirq_fd_line *l)
+{
+	struct pollfd p = { .fd = l->fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+/*
+ * A resend replays an edge the disabled flow took: its events were read
+ * then and wait for the handler (untaken).  If the unmasked line's fd is
+ * readable again, the re-armed watch delivers it now, and that delivery's
+ * handler takes both: raising the line as well ran the handler a second
+ * time with nothing to take (the watch's event first, the resend's flow
+ * after it).  Nothing reads the fd but an ack, and an ack's flow runs the
+ * handler, so readable means delivered.
+ */
 static int fd_retrigger(struct uirq_irq_data *d)
 {
 	struct uirq_fd_line *l = line_of(d);
 
 	if (!l)
 		return 0;
+	if (!(atomic_load_explicit(&l->state, memory_order_acquire) & ST_MASKED) && fd_readable(l))
+		return 1;
 	uirq_irq_raise(l->irq);
 	return 1;
 }

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -119,12 +120,17 @@ static unsigned long uio_events(void)
 	return strtoul(buf, NULL, 10);
 }
 
-static void wait_thread(unsigned long n)
+static void wait_count(atomic_ulong *c, unsigned long n, const char *what)
 {
-	for (int i = 0; atomic_load(&fx.thread) < n; i++) {
-		assert_lt(i, 200000, "thread ran %lu times, want %lu", atomic_load(&fx.thread), n);
+	for (int i = 0; atomic_load(c) < n; i++) {
+		assert_lt(i, 200000, "%s: %lu, want %lu", what, atomic_load(c), n);
 		usleep(100);
 	}
+}
+
+static void wait_thread(unsigned long n)
+{
+	wait_count(&fx.thread, n, "thread runs");
 }
 
 UIRQ_TEST(vm_uio_line, bar0_is_edu, .init = setup, .fini = teardown_line, .timeout = 30)
@@ -180,14 +186,17 @@ UIRQ_TEST(vm_uio_line, free_irq_disables_intx, .init = setup_requested, .fini = 
 
 /*
  * IRQF_ONESHOT on a UIO line: reading the event count does not quiet edu,
- * so the line must stay disabled until the thread returns.  A slow thread
- * acknowledges the device itself (as a driver whose status read sleeps):
- * one raise is one interrupt, one flow and one thread run, and INTx is
- * still disabled when the thread starts.
+ * so the line must stay disabled until the thread returns.  The thread is
+ * the slow part (an i2c read, say): it waits at a gate the test opens, so
+ * "while the thread runs" is a state the test holds, not a time it hopes
+ * for.  A thread that acknowledges the device itself: one raise is one
+ * interrupt, one flow and one thread run, and INTx is disabled throughout.
  */
 static struct {
 	atomic_ulong primary, thread;
 	atomic_int intx_off_in_thread;	/* 1 disabled, 0 enabled, -1 not seen */
+	atomic_int in_thread;		/* runs that reached the gate */
+	sem_t gate;			/* one post lets one thread run finish */
 	_Atomic uint64_t primary_ns[2], thread_end_ns[2];
 	bool primary_acks;
 } os;
@@ -220,7 +229,9 @@ static uirq_irqreturn_t os_thread(int irq, void *dev)
 	(void)irq, (void)dev;
 	if (n == 0)
 		atomic_store(&os.intx_off_in_thread, !!(pci_command() & INTX_DISABLE));
-	usleep(100000);		/* the slow part: an i2c read, say */
+	atomic_fetch_add(&os.in_thread, 1);
+	while (sem_wait(&os.gate))
+		;
 	if (!os.primary_acks)
 		fx.bar[EDU_IRQ_ACK / 4] = fx.bar[EDU_IRQ_STATUS / 4];
 	if (n < 2)
@@ -231,8 +242,14 @@ static uirq_irqreturn_t os_thread(int irq, void *dev)
 
 static void wait_os_thread(unsigned long n)
 {
-	for (int i = 0; atomic_load(&os.thread) < n; i++) {
-		assert_lt(i, 200000, "thread ran %lu times, want %lu", atomic_load(&os.thread), n);
+	wait_count(&os.thread, n, "thread runs");
+}
+
+/* The n-th thread run is at its gate. */
+static void wait_at_gate(int n)
+{
+	for (int i = 0; atomic_load(&os.in_thread) < n; i++) {
+		assert_lt(i, 200000, "no thread run %d", n);
 		usleep(100);
 	}
 }
@@ -240,6 +257,7 @@ static void wait_os_thread(unsigned long n)
 static void setup_oneshot(bool primary_acks)
 {
 	memset(&os, 0, sizeof(os));
+	assert_eq(sem_init(&os.gate, 0, 0), 0);
 	os.intx_off_in_thread = -1;
 	os.primary_acks = primary_acks;
 	setup();
@@ -258,6 +276,9 @@ static void setup_oneshot_primary_acks(void)
 
 static void teardown_oneshot(void)
 {
+	/* A failed test may have left a run at the gate: free_irq waits for it. */
+	for (int i = 0; i < 4; i++)
+		sem_post(&os.gate);
 	uirq_free_irq(fx.irq, &os);
 	teardown_line();
 }
@@ -268,29 +289,43 @@ UIRQ_TEST(vm_uio_line, oneshot_holds_intx_until_the_thread_returns, .init = setu
 	unsigned long ev0 = uio_events();
 
 	fx.bar[EDU_IRQ_RAISE / 4] = 1;
-	wait_os_thread(1);
-	usleep(100000);
+	wait_at_gate(1);
 	assert_eq(atomic_load(&os.intx_off_in_thread), 1, "INTx disabled while the thread runs");
+	assert_eq(pci_command() & INTX_DISABLE, INTX_DISABLE, "INTx still disabled at the gate");
+	sem_post(&os.gate);
+	wait_os_thread(1);
+	/* Re-enabled after the thread: edu was acknowledged, so nothing more comes. */
+	for (int i = 0; pci_command() & INTX_DISABLE; i++) {
+		assert_lt(i, 200000, "INTx never re-enabled after the thread");
+		usleep(100);
+	}
+	usleep(20000);
 	assert_eq(uio_events() - ev0, 1ul, "the kernel took one interrupt for one raise");
 	assert_eq(uirq_kstat_irqs(fx.irq), 1ul, "one flow");
 	assert_eq(atomic_load(&os.primary), 1ul);
 	assert_eq(atomic_load(&os.thread), 1ul);
-	assert_eq(pci_command() & INTX_DISABLE, 0u, "INTx enabled again after the thread");
 	assert_eq(fx.bar[EDU_IRQ_STATUS / 4], 0u);
 }
 
-/* The primary acknowledges at once; a second raise during the slow thread waits for it. */
+/*
+ * The primary acknowledges at once; a second raise while the first thread
+ * is held at its gate reaches no primary (INTx stays disabled) until the
+ * thread returns.
+ */
 UIRQ_TEST(vm_uio_line, oneshot_next_primary_waits_for_the_thread, .init = setup_oneshot_primary_acks,
 	  .fini = teardown_oneshot, .timeout = 60)
 {
+	unsigned long ev0 = uio_events();
+
 	fx.bar[EDU_IRQ_RAISE / 4] = 1;
-	for (int i = 0; atomic_load(&os.primary) < 1; i++) {
-		assert_lt(i, 200000, "no primary");
-		usleep(100);
-	}
-	usleep(20000);		/* well inside the first thread's 100 ms */
-	assert_eq(atomic_load(&os.thread), 0ul, "the first thread is still running");
+	wait_at_gate(1);
 	fx.bar[EDU_IRQ_RAISE / 4] = 2;
+	usleep(20000);		/* an early unmask would let the second interrupt in meanwhile */
+	assert_eq(atomic_load(&os.primary), 1ul, "a second primary while the first thread runs");
+	assert_eq(uio_events() - ev0, 1ul, "the kernel took the second interrupt while INTx was disabled");
+	sem_post(&os.gate);
+	wait_at_gate(2);
+	sem_post(&os.gate);
 	wait_os_thread(2);
 	assert_eq(atomic_load(&os.primary), 2ul);
 	uint64_t second_primary = atomic_load(&os.primary_ns[1]), first_thread_end = atomic_load(&os.thread_end_ns[0]);
@@ -350,6 +385,7 @@ static void teardown_order(void)
  * two interrupts for one (or ran the thread twice).
  */
 ORDER_TEST(disable_raise_enable)
+ORDER_TEST(disable_raise_twice_enable)
 ORDER_TEST(nested_disable)
 ORDER_TEST(disable_raise_free_request)
 ORDER_TEST(free_raise_request)

@@ -315,12 +315,14 @@ static void teardown_order(void)
  * twice, the second time on a quiet device.
  */
 ORDER_TEST(intx, disable_raise_enable)
+ORDER_TEST(intx, disable_raise_twice_enable)
 ORDER_TEST(intx, nested_disable)
 ORDER_TEST(intx, disable_raise_free_request)
 ORDER_TEST(intx, free_raise_request)
 ORDER_TEST(intx, level_gone_while_disabled)
 /* An MSI held back by a disabled or freed line is pending and resent once. */
 ORDER_TEST(msi, disable_raise_enable)
+ORDER_TEST(msi, disable_raise_twice_enable)
 ORDER_TEST(msi, nested_disable)
 ORDER_TEST(msi, disable_raise_free_request)
 ORDER_TEST(msi, free_raise_request)
