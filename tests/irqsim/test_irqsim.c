@@ -610,6 +610,54 @@ UIRQ_TEST(irqsim, closed_stdout_fails_at_once, .timeout = 60)
 	result_free(&r);
 }
 
+/* A pipe whose reader has gone (| head after its line): the descriptor of its write end. */
+static int reader_gone_pipe(void)
+{
+	int p[2];
+
+	assert_eq(pipe(p), 0);
+	close(p[0]);
+	return p[1];
+}
+
+/*
+ * irqsim --trace t.json | head -1: the first line that finds no reader (a
+ * log line of the probe, before the first action) stops the run as a
+ * signal would; the trace file is finished and valid, and irqsim exits 1
+ * saying why - not killed by SIGPIPE (141) with t.json empty.  The 10 s
+ * wait is never reached: the run stops at line 1.
+ */
+UIRQ_TEST(irqsim, reader_gone_stops_the_run_with_a_valid_trace, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX", want[128];
+	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
+	int fd = mkstemp(trace), out = reader_gone_pipe();
+	struct result r;
+	char *text;
+	struct jval *j;
+	const struct jval *evs;
+
+	assert_ge(fd, 0);
+	close(fd);
+	scenario_file(path, "hold 5ms\nwait 10s\nhold 5ms\n");
+	r = run_out(args, out);
+	close(out);
+	unlink(path);
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	snprintf(want, sizeof(want), "irqsim: stopped at %s:1 by a failed write to standard output", path);
+	assert_true(strstr(r.err, want), "want \"%s\" in stderr:\n%s", want, r.err);
+	assert_true(strstr(r.err, "irqsim: writing the output failed: Broken pipe"), "stderr:\n%s", r.err);
+	text = slurp(trace);
+	unlink(trace);
+	j = parse_json(text);
+	evs = json_get(j, "traceEvents");
+	assert_true(evs && evs->type == J_ARR && evs->n >= 1, "no traceEvents:\n%.400s", text);
+	assert_str_eq(json_get(&evs->kids[0], "name")->str, "process_name");
+	json_free(j);
+	free(text);
+	result_free(&r);
+}
+
 UIRQ_TEST(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
 {
 	char dir[] = "/tmp/irqsim-fifoXXXXXX", fifo[64];
@@ -682,8 +730,8 @@ UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 
 /* ---- the deterministic mode's options: --seed, --strategy, --explore ---- */
 
-/* Run irqsim with args (NULL-terminated) then --scenario a temporary file holding text. */
-static struct result run_scenario_text(const char *text, const char *const *args)
+/* Run irqsim with args (NULL-terminated) then --scenario a temporary file holding text; stdout as out says. */
+static struct result run_scenario_text_out(const char *text, const char *const *args, int out)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *argv[30];
@@ -698,9 +746,35 @@ static struct result run_scenario_text(const char *text, const char *const *args
 	argv[n++] = path;
 	argv[n] = NULL;
 	scenario_file(path, text);
-	r = run(argv);
+	r = run_out(argv, out);
 	unlink(path);
 	return r;
+}
+
+static struct result run_scenario_text(const char *text, const char *const *args)
+{
+	return run_scenario_text_out(text, args, OUT_CAPTURE);
+}
+
+/*
+ * --json writes at the end only, and --explore as seeds fail (here every
+ * one: --legacy): a reader gone is still a failed write, exit 1 with the
+ * reason, not a death by SIGPIPE.
+ */
+UIRQ_TEST(irqsim, reader_gone_fails_json_and_explore, .timeout = 120)
+{
+	static const char *const modes[][4] = { { "--json", NULL }, { "--explore", "3", "--legacy", NULL } };
+
+	for (size_t i = 0; i < 2; i++) {
+		int out = reader_gone_pipe();
+		struct result r = run_scenario_text_out("hold 10ms\nwait 10ms\n", modes[i], out);
+
+		close(out);
+		assert_eq(r.status, 1, "%s: exit %d\nstderr:\n%s", modes[i][0], r.status, r.err);
+		assert_true(strstr(r.err, "irqsim: writing the output failed: Broken pipe"), "%s: stderr:\n%s",
+			    modes[i][0], r.err);
+		result_free(&r);
+	}
 }
 
 UIRQ_TEST(irqsim, seed_options_usage_errors_exit_2, .timeout = 30)

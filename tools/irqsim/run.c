@@ -548,6 +548,8 @@ out:
 
 int irqsim_verdict(const struct irqsim_run *r)
 {
+	if (r->stopped_line && atomic_load(&irqsim_stop_signal) == IRQSIM_STOP_OUTPUT)
+		return IRQSIM_EXIT_PROBLEMS;	/* the output could not be written */
 	if (r->stopped_line)
 		return 128 + atomic_load(&irqsim_stop_signal);
 	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed || r->output_failed)
