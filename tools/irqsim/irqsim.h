@@ -89,6 +89,12 @@ struct sim_xfer {
 	int reg;			/* first byte written, -1 if none */
 	bool read;
 	uint16_t len;			/* payload bytes */
+	/*
+	 * A read of the button's level (STS_HW_CONDITIONS) that succeeded: how
+	 * many edges had reached the chip when it read, so its level is edge
+	 * edges_seen - 1's (latency.c); -1 for every other transfer.
+	 */
+	long edges_seen;
 };
 
 /* One lockdep or might_sleep report. */
