@@ -44,6 +44,8 @@ struct twl4030 {
 	uint8_t pwr_buffered[TWL4030_SIH_LINES];
 	/* The internal PWRON signal: true while the button is pressed. */
 	bool pwron;
+	unsigned long pwron_changes;	/* how often it changed since reset */
+	unsigned long sts_seen;		/* pwron_changes as the last bus read of STS_HW_CONDITIONS found it */
 
 	/*
 	 * INT1 delivery.  One thread at a time delivers (notifying); others

@@ -28,8 +28,11 @@ static uint8_t read_reg(struct twl4030 *t, uint16_t addr, uint8_t reg, bool side
 		return twl4030_pih_isr(t, reg == TWL4030_PIH_ISR_P2);
 	if (addr == TWL4030_ADDR_POWER && twl4030_is_pwr_reg(reg))
 		return twl4030_pwr_read(t, reg, side_effects);
-	if (addr == TWL4030_ADDR_POWER && reg == TWL4030_STS_HW_CONDITIONS)
+	if (addr == TWL4030_ADDR_POWER && reg == TWL4030_STS_HW_CONDITIONS) {
+		if (side_effects)
+			t->sts_seen = t->pwron_changes;
 		return (uint8_t)((t->regs[idx][reg] & ~TWL4030_STS_PWON) | (t->pwron ? TWL4030_STS_PWON : 0));
+	}
 	return t->regs[idx][reg];
 }
 
@@ -188,6 +191,7 @@ void twl4030_set_pwron(struct twl4030 *t, bool pressed)
 
 		/* Press is the rising edge of the internal signal (the pin is active low). */
 		t->pwron = pressed;
+		t->pwron_changes++;
 		if (edr1 & (pressed ? 0x02 : 0x01))
 			twl4030_pwr_event(t, 0x01);
 		int1_update(t);
@@ -204,6 +208,16 @@ bool twl4030_get_pwron(struct twl4030 *t)
 	v = t->pwron;
 	pthread_mutex_unlock(&t->lock);
 	return v;
+}
+
+unsigned long twl4030_pwron_seen(struct twl4030 *t)
+{
+	unsigned long n;
+
+	pthread_mutex_lock(&t->lock);
+	n = t->sts_seen;
+	pthread_mutex_unlock(&t->lock);
+	return n;
 }
 
 bool twl4030_int1_asserted(struct twl4030 *t)

@@ -197,11 +197,13 @@ static int find_by_name(const char *name)
 }
 
 /* which as a path to open: "/dev/i2c-N" as is, "N" or "i2c-N" as /dev/i2c-N, else a name. */
-static int resolve(const char *which, char *path, size_t size)
+int uirq_i2c_dev_path(const char *which, char *path, size_t size)
 {
 	int nr;
 	char end;
 
+	if (!which || !which[0] || !path)
+		return -EINVAL;
 	if (which[0] == '/') {
 		if (strlen(which) >= size)
 			return -ENAMETOOLONG;
@@ -233,7 +235,7 @@ int uirq_i2c_dev_open(const char *which, struct uirq_i2c_adapter **out)
 	ret = uirq_sim_refuse("i2c-dev");
 	if (ret)
 		return ret;
-	ret = resolve(which, path, sizeof(path));
+	ret = uirq_i2c_dev_path(which, path, sizeof(path));
 	if (ret)
 		return ret;
 	d = calloc(1, sizeof(*d));
@@ -253,7 +255,7 @@ int uirq_i2c_dev_open(const char *which, struct uirq_i2c_adapter **out)
 	d->kernel_nr = S_ISCHR(st.st_mode) ? (int)minor(st.st_rdev) : -1;
 	d->funcs = map_funcs(kfuncs);
 	if (d->kernel_nr < 0 || kernel_name(d->kernel_nr, kname, sizeof(kname)))
-		snprintf(kname, sizeof(kname), "%s", path);
+		snprintf(kname, sizeof(kname), "%.*s", (int)sizeof(kname) - 1, path);
 	/* A kernel name too long for the adapter's is cut, as the kernel cuts its own. */
 	kname[sizeof(d->adap.name) - sizeof(NAME_PREFIX)] = '\0';
 	snprintf(d->adap.name, sizeof(d->adap.name), NAME_PREFIX "%.*s",

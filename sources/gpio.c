@@ -168,11 +168,11 @@ static const struct fd_line_ops gpio_ops = {
 };
 
 /* "/dev/gpiochipN", "gpiochipN" or "N" -> the device path. */
-static int chip_path(const char *chip, char *path, size_t len)
+int uirq_gpio_chip_path(const char *chip, char *path, size_t len)
 {
 	int n;
 
-	if (!*chip)
+	if (!chip || !*chip || !path)
 		return -EINVAL;
 	if (strchr(chip, '/'))
 		n = snprintf(path, len, "%s", chip);
@@ -218,7 +218,7 @@ int uirq_gpio_line_create(const char *chip, unsigned int offset, unsigned int ty
 	/* Edges only: the uAPI reports changes, never a level that stays asserted. */
 	if (type != UIRQ_TYPE_EDGE_RISING && type != UIRQ_TYPE_EDGE_FALLING && type != UIRQ_TYPE_EDGE_BOTH)
 		return -EINVAL;
-	ret = chip_path(chip, path, sizeof(path));
+	ret = uirq_gpio_chip_path(chip, path, sizeof(path));
 	if (ret)
 		return ret;
 	g = calloc(1, sizeof(*g));

@@ -180,6 +180,17 @@ static int parse_uio_name(const char *dev, unsigned int *index)
 	return 0;
 }
 
+int uirq_uio_path(const char *dev, char *path, size_t len)
+{
+	unsigned int index;
+	int ret = dev && path ? parse_uio_name(dev, &index) : -EINVAL;
+
+	if (ret)
+		return ret;
+	ret = snprintf(path, len, "/dev/uio%u", index);
+	return ret > 0 && (size_t)ret < len ? 0 : -ENAMETOOLONG;
+}
+
 /* Read a sysfs attribute of uioN (a one-line file) into buf; 0 or -errno. */
 static int uio_attr(unsigned int index, const char *attr, char *buf, size_t len)
 {

@@ -398,6 +398,12 @@ uint64_t uirq_i2c_sim_faults_injected(struct uirq_i2c_sim *sim);
  * points like every uirq i2c transfer.
  */
 int uirq_i2c_dev_open(const char *which, struct uirq_i2c_adapter **out);
+/*
+ * The node uirq_i2c_dev_open() opens for which, into path (size bytes), so
+ * that a message can name the file it tried: 0, -EINVAL (empty),
+ * -ENOENT (no adapter has that name) or -ENAMETOOLONG.
+ */
+int uirq_i2c_dev_path(const char *which, char *path, size_t size);
 /* Unregister and close the adapter; refused with a warning (nothing closed) while clients remain. */
 void uirq_i2c_dev_close(struct uirq_i2c_adapter *adap);
 

@@ -199,6 +199,8 @@ int uirq_fd_line_get_stats(const struct uirq_fd_line *l, struct uirq_fd_line_sta
  * open()'s error (-ENOENT no such device, -EACCES no permission, ...).
  */
 int uirq_uio_line_create(const char *dev, unsigned int type, struct uirq_fd_line **out);
+/* The device node uirq_uio_line_create() opens for dev, into path (len bytes): 0, -EINVAL (a bad name) or -ENAMETOOLONG. */
+int uirq_uio_path(const char *dev, char *path, size_t len);
 /*
  * Map register region index (0..5) of the line's device: a PCI device's
  * BAR (device/resourceN), else UIO's memory map N.  0 with *addr (and
@@ -247,6 +249,12 @@ struct uirq_gpio_line_stats {
  */
 int uirq_gpio_line_create(const char *chip, unsigned int offset, unsigned int type, uint32_t debounce_us,
 			  struct uirq_fd_line **out);
+/*
+ * The device uirq_gpio_line_create() opens for chip, into path (len
+ * bytes), so that a message can name the file it tried: 0, -EINVAL (an
+ * empty name) or -ENAMETOOLONG.
+ */
+int uirq_gpio_chip_path(const char *chip, char *path, size_t len);
 /*
  * The last event the ack read (for a handler: the one that ended this
  * interrupt's batch).  0, -ENODATA before the first event, -EINVAL for a

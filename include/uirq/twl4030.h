@@ -60,6 +60,15 @@ bool twl4030_int1_asserted(struct twl4030 *t);
 uint8_t twl4030_peek(struct twl4030 *t, uint16_t addr, uint8_t reg);
 /* The PWRON input's level now: true while the button is held. */
 bool twl4030_get_pwron(struct twl4030 *t);
+/*
+ * How many PWRON changes the last read of STS_HW_CONDITIONS over the bus
+ * had seen: the level it returned is the one the Nth twl4030_set_pwron()
+ * that changed it left (0: the reset level, released).  Read it while that
+ * transfer still holds the bus (the adapter's trace hook), and it names the
+ * edge an event of the read answers - not a time, which a later edge can
+ * share.
+ */
+unsigned long twl4030_pwron_seen(struct twl4030 *t);
 /* The name of a register the model knows ("PWR_ISR1", "STS_HW_CONDITIONS", ...), or NULL. */
 const char *twl4030_reg_name(uint16_t addr, uint8_t reg);
 

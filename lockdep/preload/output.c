@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -52,6 +53,33 @@ static bool out_take(struct out *o, int fd, const char *path)
 	return true;
 }
 
+/*
+ * write(2) without SIGPIPE: a report that finds its reader gone (stderr
+ * piped to head) must not kill a program that wrote nothing itself.  The
+ * signal is blocked in this thread for the write, and one raised by it is
+ * taken back (not one that was pending already: that is the program's).
+ */
+static ssize_t write_quiet(int fd, const char *s, size_t len)
+{
+	static const struct timespec now;
+	sigset_t pipe_set, old, pending;
+	bool was_pending;
+	ssize_t n;
+	int err;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+	n = write(fd, s, len);
+	err = errno;
+	if (n < 0 && err == EPIPE && !was_pending)
+		sigtimedwait(&pipe_set, NULL, &now);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return n;
+}
+
 static bool out_write(struct out *o, const char *s, size_t len)
 {
 	struct stat st;
@@ -61,7 +89,7 @@ static bool out_write(struct out *o, const char *s, size_t len)
 		return false;
 	}
 	while (len) {
-		ssize_t n = write(o->fd, s, len);
+		ssize_t n = write_quiet(o->fd, s, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;

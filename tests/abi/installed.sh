@@ -14,9 +14,14 @@
 #     uirq` against that tree and run on the installed library;
 #   - the man pages and the systemd unit are installed, the unit pointing at
 #     the configured prefix and not restarting after a usage error;
-#   - the installed tools find what they run in the installed tree only.
+#   - the installed tools find what they run in the installed tree only,
+#     with no LD_LIBRARY_PATH: libuirq through their RPATH ($ORIGIN, so the
+#     --destdir tree stands for any prefix), the preload library and the
+#     demonstration program through their own folder.
 # TAP on stdout.  Usage: installed.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
+# What a user who set nothing has: the tools must not lean on it.
+unset LD_LIBRARY_PATH
 
 build=$1 src=$2
 dest=$(mktemp -d /tmp/uirq-installed.XXXXXX) || exit 1
@@ -150,12 +155,41 @@ else
 	not_ok "the systemd unit runs $prefix/bin/uirq-pwrbutton and does not restart after a usage error"
 	[ -z "$unit" ] || diag <"$unit"
 fi
-# The installed tools stand on their own: irqsim --lockdep-demo runs the
-# installed uirq-lockdep on the installed example, with the installed preload
-# library, and no process of it loads anything from the build tree.
+# The installed tools stand on their own, LD_LIBRARY_PATH unset: each runs
+# from the tree (whose prefix the loader does not search: it is under
+# $dest), loading libuirq from it when it links it, and nothing from the
+# build tree.
+printf 'hold 5ms\nwait 5ms\n' >"$dest/story.sc"
+for tool in "irqsim --seed 1 --scenario $dest/story.sc" "uirq-pwrbutton --version" "uirq-lockdep --version"; do
+	read -r -a cmd <<<"$tool"
+	tool=${tool//"$dest/"/}
+	bin=$(find "$dest/root" -path "*/bin/${cmd[0]}" | head -n 1)
+	if [ -z "$bin" ]; then
+		not_ok "${cmd[0]} is installed"
+		continue
+	fi
+	out=$(LD_DEBUG=libs "$bin" "${cmd[@]:1}" 2>&1)
+	rc=$?
+	from_build=$(grep -F "$(cd "$build" && pwd)" <<<"$out" | head -n 3)
+	uirq=$(grep -E 'calling init: .*/libuirq\.so' <<<"$out" | sed 's/.*calling init: //')
+	if readelf -d "$bin" | grep -q 'NEEDED.*libuirq\.so'; then
+		[[ $uirq == "$dest/root/"* ]] || uirq="not from the tree: '$uirq'"
+	else
+		[ -z "$uirq" ] || uirq="loaded, not linked: '$uirq'"
+	fi
+	if [ "$rc" -eq 0 ] && [ -z "$from_build" ] && [[ $uirq != not* && $uirq != loaded* ]]; then
+		ok "the installed $tool runs without LD_LIBRARY_PATH${uirq:+ (libuirq from the tree)}"
+	else
+		not_ok "the installed $tool runs without LD_LIBRARY_PATH (exit $rc; $uirq)"
+		{ echo "$from_build"; readelf -d "$bin" | grep -E 'RPATH|RUNPATH'; grep -v '^ *[0-9]*:' <<<"$out" | tail -n 20; } | diag
+	fi
+done
+# irqsim --lockdep-demo runs the installed uirq-lockdep on the installed
+# example, with the installed preload library, and no process of it loads
+# anything from the build tree.
 irqsim=$(find "$dest/root" -path '*/bin/irqsim' | head -n 1)
 if [ -n "$irqsim" ]; then
-	out=$(LD_LIBRARY_PATH=$(dirname "$lib") LD_DEBUG=libs "$irqsim" --lockdep-demo 2>&1)
+	out=$(LD_DEBUG=libs "$irqsim" --lockdep-demo 2>&1)
 	rc=$?
 	from_build=$(grep -F "$(cd "$build" && pwd)" <<<"$out" | head -n 3)
 	if [ "$rc" -eq 0 ] && grep -q 'WARNING: possible circular locking dependency detected' <<<"$out" &&

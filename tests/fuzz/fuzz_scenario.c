@@ -106,7 +106,7 @@ static void check_scenario(const struct scenario *sc, const char *text)
 			break;
 		case SC_BOUNCE:
 			fuzz_check(a->count >= 1 && a->count <= SC_MAX_BOUNCE, "bounce %u", a->count);
-			fuzz_check(a->interval_ns <= SC_MAX_DURATION_NS / 1000, "bounce interval");
+			fuzz_check(a->interval_ns <= SC_MAX_INTERVAL_NS, "bounce interval");
 			total += (uint64_t)a->count * a->interval_ns;
 			break;
 		case SC_STORM:
@@ -115,7 +115,7 @@ static void check_scenario(const struct scenario *sc, const char *text)
 			fuzz_check(a->count >= 1 &&
 				   a->count <= (a->verb == SC_STORM ? SC_MAX_STORM : SC_MAX_SHARED),
 				   "count %u", a->count);
-			fuzz_check(a->interval_ns <= SC_MAX_DURATION_NS / 1000, "interval");
+			fuzz_check(a->interval_ns <= SC_MAX_INTERVAL_NS, "interval");
 			for (size_t j = 0; j < i; j++) {
 				const struct sc_action *b = &sc->actions[j];
 
@@ -126,7 +126,7 @@ static void check_scenario(const struct scenario *sc, const char *text)
 			break;
 		case SC_I2C_FAULT:
 			if (a->fault == SC_FAULT_DELAY) {
-				fuzz_check(a->duration_ns <= SC_MAX_DURATION_NS / 100, "delay");
+				fuzz_check(a->duration_ns <= SC_MAX_DELAY_NS, "delay");
 			} else if (a->fault != SC_FAULT_CLEAR) {
 				fuzz_check(a->fault <= SC_FAULT_TIMEOUT, "fault %d", (int)a->fault);
 				fuzz_check(a->count >= 1 && a->count <= SC_MAX_FAULTS, "fault count %u", a->count);

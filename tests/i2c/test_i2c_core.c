@@ -354,3 +354,21 @@ UIRQ_TEST(i2c_core, bus_mutex_serializes_threads, .timeout = 30, .init = io_repo
 	assert_eq(uirq_i2c_sim_free(s), 0);
 	assert_no_reports();
 }
+
+/* The i2c-dev node a bus name stands for, so that a message can name the file tried. */
+UIRQ_TEST(i2c_core, dev_paths_name_the_node, OPTS)
+{
+	static const char *const names[][2] = {
+		{ "5", "/dev/i2c-5" }, { "i2c-7", "/dev/i2c-7" }, { "/dev/i2c-9", "/dev/i2c-9" },
+	};
+	char path[64];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_eq(uirq_i2c_dev_path(names[i][0], path, sizeof(path)), 0, "%s", names[i][0]);
+		assert_str_eq(path, names[i][1]);
+	}
+	/* Any other word is an adapter's name, looked up in sysfs: nobody's adapter is called this. */
+	assert_eq(uirq_i2c_dev_path("uirq test: no such adapter", path, sizeof(path)), -ENOENT);
+	assert_eq(uirq_i2c_dev_path("", path, sizeof(path)), -EINVAL);
+	assert_eq(uirq_i2c_dev_path(NULL, path, sizeof(path)), -EINVAL);
+}

@@ -610,6 +610,54 @@ UIRQ_TEST(irqsim, closed_stdout_fails_at_once, .timeout = 60)
 	result_free(&r);
 }
 
+/* A pipe whose reader has gone (| head after its line): the descriptor of its write end. */
+static int reader_gone_pipe(void)
+{
+	int p[2];
+
+	assert_eq(pipe(p), 0);
+	close(p[0]);
+	return p[1];
+}
+
+/*
+ * irqsim --trace t.json | head -1: the first line that finds no reader (a
+ * log line of the probe, before the first action) stops the run as a
+ * signal would; the trace file is finished and valid, and irqsim exits 1
+ * saying why - not killed by SIGPIPE (141) with t.json empty.  The 10 s
+ * wait is never reached: the run stops at line 1.
+ */
+UIRQ_TEST(irqsim, reader_gone_stops_the_run_with_a_valid_trace, .timeout = 60)
+{
+	char path[] = "/tmp/irqsim-scXXXXXX", trace[] = "/tmp/irqsim-traceXXXXXX", want[128];
+	const char *args[] = { "--trace", trace, "--scenario", path, NULL };
+	int fd = mkstemp(trace), out = reader_gone_pipe();
+	struct result r;
+	char *text;
+	struct jval *j;
+	const struct jval *evs;
+
+	assert_ge(fd, 0);
+	close(fd);
+	scenario_file(path, "hold 5ms\nwait 10s\nhold 5ms\n");
+	r = run_out(args, out);
+	close(out);
+	unlink(path);
+	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
+	snprintf(want, sizeof(want), "irqsim: stopped at %s:1 by a failed write to standard output", path);
+	assert_true(strstr(r.err, want), "want \"%s\" in stderr:\n%s", want, r.err);
+	assert_true(strstr(r.err, "irqsim: writing the output failed: Broken pipe"), "stderr:\n%s", r.err);
+	text = slurp(trace);
+	unlink(trace);
+	j = parse_json(text);
+	evs = json_get(j, "traceEvents");
+	assert_true(evs && evs->type == J_ARR && evs->n >= 1, "no traceEvents:\n%.400s", text);
+	assert_str_eq(json_get(&evs->kids[0], "name")->str, "process_name");
+	json_free(j);
+	free(text);
+	result_free(&r);
+}
+
 UIRQ_TEST(irqsim, timeout_covers_reading_the_scenario, .timeout = 30)
 {
 	char dir[] = "/tmp/irqsim-fifoXXXXXX", fifo[64];
@@ -682,8 +730,8 @@ UIRQ_TEST(irqsim, sigint_stops_with_a_summary_and_a_trace, .timeout = 60)
 
 /* ---- the deterministic mode's options: --seed, --strategy, --explore ---- */
 
-/* Run irqsim with args (NULL-terminated) then --scenario a temporary file holding text. */
-static struct result run_scenario_text(const char *text, const char *const *args)
+/* Run irqsim with args (NULL-terminated) then --scenario a temporary file holding text; stdout as out says. */
+static struct result run_scenario_text_out(const char *text, const char *const *args, int out)
 {
 	char path[] = "/tmp/irqsim-scXXXXXX";
 	const char *argv[30];
@@ -698,9 +746,35 @@ static struct result run_scenario_text(const char *text, const char *const *args
 	argv[n++] = path;
 	argv[n] = NULL;
 	scenario_file(path, text);
-	r = run(argv);
+	r = run_out(argv, out);
 	unlink(path);
 	return r;
+}
+
+static struct result run_scenario_text(const char *text, const char *const *args)
+{
+	return run_scenario_text_out(text, args, OUT_CAPTURE);
+}
+
+/*
+ * --json writes at the end only, and --explore as seeds fail (here every
+ * one: --legacy): a reader gone is still a failed write, exit 1 with the
+ * reason, not a death by SIGPIPE.
+ */
+UIRQ_TEST(irqsim, reader_gone_fails_json_and_explore, .timeout = 120)
+{
+	static const char *const modes[][4] = { { "--json", NULL }, { "--explore", "3", "--legacy", NULL } };
+
+	for (size_t i = 0; i < 2; i++) {
+		int out = reader_gone_pipe();
+		struct result r = run_scenario_text_out("hold 10ms\nwait 10ms\n", modes[i], out);
+
+		close(out);
+		assert_eq(r.status, 1, "%s: exit %d\nstderr:\n%s", modes[i][0], r.status, r.err);
+		assert_true(strstr(r.err, "irqsim: writing the output failed: Broken pipe"), "%s: stderr:\n%s",
+			    modes[i][0], r.err);
+		result_free(&r);
+	}
 }
 
 UIRQ_TEST(irqsim, seed_options_usage_errors_exit_2, .timeout = 30)
@@ -876,4 +950,99 @@ UIRQ_TEST(irqsim, seeded_latency_is_exactly_the_wire_time, .timeout = 60)
 		}
 	json_free(j);
 	result_free(&r);
+}
+
+/*
+ * Whether every delivered edge of a --seed run took at least the bus time
+ * of one answer - a third of a settled edge's latency, which is exactly its
+ * three one-byte reads (seeded_latency_is_exactly_the_wire_time) - and the
+ * events credited to edges are the events read.  settled: an edge of a
+ * press held long enough to read.
+ */
+static void check_no_edge_beats_the_bus(const struct jval *j, size_t settled, const char *what)
+{
+	const struct jval *edges = json_get(j, "edges");
+	double answer, credited = 0;
+
+	assert_lt(settled, edges->n, "%s", what);
+	assert_eq(json_get(&edges->kids[settled], "events")->num, 1, "%s: edge %zu", what, settled);
+	answer = json_get(&edges->kids[settled], "client_us")->num / 3;
+	assert_ge(answer, 1.0, "%s", what);
+	for (size_t i = 0; i < edges->n; i++) {
+		const struct jval *e = &edges->kids[i];
+
+		credited += json_get(e, "events")->num;
+		if (json_get(e, "events")->num)
+			assert_ge(json_get(e, "client_us")->num, answer, "%s: edge %zu \"delivered\" before one answer's bus time",
+				  what, i);
+	}
+	assert_ge(num(j, "latency_us.edge_to_event.min"), answer, "%s", what);
+	assert_eq(credited, num(j, "counts.key_events"), "%s: events credited to edges", what);
+}
+
+/*
+ * Presses and gaps shorter than the three status reads (120 us at 2.6 MHz):
+ * an event belongs to the edge whose level its status read found, not to a
+ * later edge of the same value that came before the event.  The first
+ * press is still down when its status read starts (80 us), so the "down"
+ * event is its own; the release at 100 us and the press at 115 us came
+ * after that read began and get nothing (the next read finds the button
+ * down, as the key already is).  It was credited to the press at 115 us,
+ * "delivered" 5 us after it.  A 30 us press is read after it ended: nothing.
+ */
+UIRQ_TEST(irqsim, short_presses_credit_the_edge_the_read_saw, .timeout = 60)
+{
+	static const double want[] = { 1, 0, 0, 1, 0, 0, 1, 1 };
+	const char *args[] = { "--seed", "1", "--json", NULL };
+	struct result r = run_scenario_text("press\nwait 100us\nrelease\nwait 15us\npress\nwait 10ms\nrelease\nwait 10ms\n"
+					    "hold 30us\nwait 10ms\npress\nwait 10ms\nrelease\nwait 10ms\n", args);
+	struct jval *j;
+	const struct jval *edges;
+
+	assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+	j = parse_json(r.out);
+	edges = json_get(j, "edges");
+	assert_eq(edges->n, 8u);
+	for (size_t i = 0; i < 8; i++)
+		assert_eq(json_get(&edges->kids[i], "events")->num, want[i], "edge %zu", i);
+	check_no_edge_beats_the_bus(j, 3, "--seed 1");
+	assert_eq(num(j, "counts.key_events"), 4);
+	assert_eq(num(j, "counts.judged"), 3);
+	assert_eq(num(j, "counts.delivered"), 3);
+	assert_eq(num(j, "counts.short"), 5);
+	assert_eq(num(j, "counts.short_seen"), 1);
+	json_free(j);
+	result_free(&r);
+}
+
+/*
+ * A release at the very instant the press's status read starts (80 us
+ * after it, on the reads' 40 us grid), then a press 35 us later: whether
+ * the chip saw the release first is the seed's choice (these seeds go both
+ * ways: the press's event, or nothing until the second press's own reads).
+ * Either way the event is credited to the edge the read saw - never
+ * "delivered" before one answer's bus time (the second press got the first
+ * one's event, 5 us after it), every event credited once.
+ */
+UIRQ_TEST(irqsim, edges_on_a_status_read_credit_what_it_saw, .timeout = 120)
+{
+	static const char *const strategies[] = { "random", "pct:3" };
+
+	for (int seed = 1; seed <= 6; seed++) {
+		const char *args[] = { "--seed", NULL, "--strategy", strategies[seed % 2], "--json", NULL };
+		char what[32], s[8];
+		struct result r;
+		struct jval *j;
+
+		snprintf(s, sizeof(s), "%d", seed);
+		args[1] = s;
+		snprintf(what, sizeof(what), "--seed %d --strategy %s", seed, strategies[seed % 2]);
+		r = run_scenario_text("press\nwait 80us\nrelease\nwait 35us\npress\nwait 10ms\nrelease\nwait 10ms\n", args);
+		assert_eq(r.status, 0, "%s: exit %d\nstderr:\n%s", what, r.status, r.err);
+		j = parse_json(r.out);
+		assert_eq(json_get(j, "edges")->n, 4u, "%s", what);
+		check_no_edge_beats_the_bus(j, 3, what);
+		json_free(j);
+		result_free(&r);
+	}
 }

@@ -179,8 +179,43 @@ UIRQ_TEST(scenario, out_of_range)
 	parse_bad("i2c-fault nak 101\n", "t.sc:1:15: expected a transfer count from 1 to 100");
 	parse_bad("i2c-fault timeout 6\n", "t.sc:1:19: expected a transfer count from 1 to 5");
 	parse_bad("i2c-fault timeout 5\ni2c-fault timeout\n", "t.sc:2:11: expected no more than 5 timeouts");
-	parse_bad("i2c-fault delay 200ms\n", "t.sc:1:17: expected a duration of at most 0s");
-	parse_bad("storm 3 10 11ms\n", "t.sc:1:12: expected a duration of at most 0s");
+	parse_bad("i2c-fault delay 200ms\n", "t.sc:1:17: expected a duration of at most 100ms, got \"200ms\"");
+	parse_bad("storm 3 10 11ms\n", "t.sc:1:12: expected a duration of at most 10ms, got \"11ms\"");
+	parse_bad("bounce 4 11ms\n", "t.sc:1:10: expected a duration of at most 10ms, got \"11ms\"");
+}
+
+/*
+ * Every duration limit's message names the limit the parser applies: the
+ * duration it prints is accepted, one nanosecond more is refused (a limit
+ * under a second was printed cut to "0s", which every interval exceeds).
+ */
+UIRQ_TEST(scenario, duration_limits_print_as_enforced)
+{
+	static const char *const actions[] = { "wait %s\n", "hold %s\n", "press %s\n", "bounce 4 %s\n",
+						"storm 3 10 %s\n", "shared 3 10 %s\n", "i2c-fault delay %s\n" };
+	char text[64], limit[32];
+	struct scenario sc;
+
+	for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+		const char *at, *end;
+		uint64_t ns;
+
+		snprintf(text, sizeof(text), actions[i], "99s");
+		assert_eq(scenario_parse("t.sc", text, &sc, err, sizeof(err)), -1, "%s accepted", text);
+		at = strstr(err, "a duration of at most ");
+		assert_not_null(at, "%s: %s", text, err);
+		at += strlen("a duration of at most ");
+		end = strstr(at, ", got \"99s\"");
+		assert_not_null(end, "%s: %s", text, err);
+		snprintf(limit, sizeof(limit), "%.*s", (int)(end - at), at);
+		assert_eq(scenario_parse_duration(limit, strlen(limit), &ns), 0, "%s: limit \"%s\"", text, limit);
+		snprintf(text, sizeof(text), actions[i], limit);
+		assert_eq(scenario_parse("t.sc", text, &sc, err, sizeof(err)), 0, "%s: %s", text, err);
+		scenario_free(&sc);
+		snprintf(limit, sizeof(limit), "%lluns", (unsigned long long)ns + 1);
+		snprintf(text, sizeof(text), actions[i], limit);
+		assert_eq(scenario_parse("t.sc", text, &sc, err, sizeof(err)), -1, "%s accepted", text);
+	}
 }
 
 UIRQ_TEST(scenario, planned_time_limit)

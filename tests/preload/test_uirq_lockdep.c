@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "harness.h"
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,34 @@ UIRQ_TEST(report, abba_two_threads, .timeout = 20)
 	check(r, strstr(r.err, "(abba.c:"), "no file:line");
 	assert_exit(r, 0);
 	run_free(&r);
+}
+
+/*
+ * stderr piped to a reader that has gone (| head): the report's write
+ * fails, and the program, which wrote nothing there itself, is not killed by
+ * SIGPIPE; it exits with its own status.  The test closes the read end
+ * before the program starts, so the write finds no reader, every time.
+ */
+UIRQ_TEST(report, a_gone_reader_does_not_kill_the_program, .timeout = 20)
+{
+	int p[2], st;
+	pid_t pid;
+
+	assert_eq(pipe(p), 0);
+	close(p[0]);
+	pid = fork();
+	assert_ge(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0 || dup2(p[1], STDERR_FILENO) < 0)
+			_exit(120);
+		execl(RUNNER, RUNNER, prog("abba"), (char *)NULL);
+		_exit(121);
+	}
+	close(p[1]);
+	assert_eq(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0, "expected exit 0, %s", describe(st));
 }
 
 UIRQ_TEST(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)

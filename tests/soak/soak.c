@@ -106,6 +106,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -1275,11 +1276,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "uirq-soak: --strategy needs --seed\n");
 		return 2;
 	}
+	/*
+	 * A reader that goes away (| head) fails a write instead of killing
+	 * the soak half-way, its threads and lines with it: the soak runs to
+	 * its end, its verdict is the exit status, and a lost output is exit 1.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	int failures = soak_run(&cfg, stdout);
+	bool lost = fflush(stdout) == EOF || ferror(stdout);
 
 	if (failures)
 		fprintf(stderr, "uirq-soak: %d failure(s): %s\n", failures, fail_text);
-	return failures ? 1 : 0;
+	if (lost)
+		fprintf(stderr, "uirq-soak: writing the output failed (standard output closed or full); %s\n",
+			failures ? "the soak failed" : "the soak passed");
+	return failures || lost ? 1 : 0;
 }
 
 #else /* the suite's short form */

@@ -62,3 +62,21 @@ UIRQ_TEST(gpio, other_lines_are_not_gpio_lines, .init = setup1, .fini = teardown
 	assert_eq(uirq_eventfd_line_create(-1, UIRQ_TYPE_EDGE_BOTH, &ev), -EINVAL);
 	assert_eq(uirq_timerfd_line_create(UIRQ_TYPE_EDGE_BOTH, 0, 0, &ev), -EINVAL);
 }
+
+/* The device a chip name stands for, so that a message can name the file tried. */
+UIRQ_TEST(gpio, chip_paths_name_the_device)
+{
+	static const char *const names[][2] = {
+		{ "97", "/dev/gpiochip97" }, { "gpiochip97", "/dev/gpiochip97" }, { "mychip", "/dev/mychip" },
+		{ "/dev/gpiochip3", "/dev/gpiochip3" }, { "/tmp/chip", "/tmp/chip" },
+	};
+	char path[64];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_eq(uirq_gpio_chip_path(names[i][0], path, sizeof(path)), 0, "%s", names[i][0]);
+		assert_str_eq(path, names[i][1]);
+	}
+	assert_eq(uirq_gpio_chip_path("", path, sizeof(path)), -EINVAL);
+	assert_eq(uirq_gpio_chip_path(NULL, path, sizeof(path)), -EINVAL);
+	assert_eq(uirq_gpio_chip_path("gpiochip97", path, 8), -ENAMETOOLONG);
+}

@@ -58,3 +58,19 @@ UIRQ_TEST(uio, other_lines_are_not_uio_lines, .init = setup1, .fini = teardown)
 	assert_null((const void *)p);
 	assert_eq(uirq_fd_line_destroy(ev), 0);
 }
+
+/* The node a UIO name stands for, so that a message can name the file tried. */
+UIRQ_TEST(uio, paths_name_the_node)
+{
+	const char *bad[] = { "", "uio", "/dev/uio", "uio-1", "uio0x", "/dev/null", "/dev/uio99999999999" };
+	char path[64];
+
+	assert_eq(uirq_uio_path("uio3", path, sizeof(path)), 0);
+	assert_str_eq(path, "/dev/uio3");
+	assert_eq(uirq_uio_path("/dev/uio12", path, sizeof(path)), 0);
+	assert_str_eq(path, "/dev/uio12");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_eq(uirq_uio_path(bad[i], path, sizeof(path)), -EINVAL, "\"%s\"", bad[i]);
+	assert_eq(uirq_uio_path(NULL, path, sizeof(path)), -EINVAL);
+	assert_eq(uirq_uio_path("uio3", path, 9), -ENAMETOOLONG);
+}

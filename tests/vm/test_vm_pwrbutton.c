@@ -405,6 +405,8 @@ UIRQ_TEST(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
 	char *not_vfio[] = { DAEMON, "--profile", "edu", "--vfio", "/etc/passwd", "--i2c", STUB, NULL };
 	char *no_vfio[] = { DAEMON, "--profile", "edu", "--vfio", "0000:00:1f.7", "--i2c", STUB, NULL };
 	char *both[] = { DAEMON, "--uio", "uio0", "--vfio", "0000:00:1f.7", "--i2c", STUB, NULL };
+	/* The bus as the file tried: "97" is /dev/i2c-97. */
+	char *no_bus[] = { DAEMON, "--uio", "/dev/uio0", "--status", "0x24", "--ack", "0x64", "--i2c", "97", NULL };
 	const struct {
 		uid_t uid;
 		char **argv;
@@ -413,8 +415,9 @@ UIRQ_TEST(vm_pwrbutton, messages_name_the_option_at_fault, .timeout = 60)
 	} cases[] = {
 		{ 0, bad_status, 2, "--status 1: not an aligned 32-bit register offset" },
 		{ 0, bad_ack, 2, "--ack 0x66: not an aligned 32-bit register offset" },
-		{ 65534, not_uio, 1, "--uio /etc/passwd: not a UIO device" },
-		{ 0, not_vfio, 1, "--vfio /etc/passwd: not a PCI device address" },
+		{ 65534, not_uio, 2, "--uio /etc/passwd: not a UIO device: expected /dev/uioN or uioN" },
+		{ 0, not_vfio, 2, "--vfio /etc/passwd: not a PCI device address: expected DDDD:BB:DD.F" },
+		{ 0, no_bus, 1, "opening i2c bus /dev/i2c-97: No such file or directory" },
 		{ 0, no_vfio, 1, "opening 0000:00:1f.7: No such file or directory" },
 		{ 0, both, 2, "--uio and --vfio" },
 	};
@@ -515,7 +518,7 @@ UIRQ_TEST(vm_pwrbutton, gpio_errors_fail_clearly, .timeout = 60)
 	assert_eq(run_to_exit(&d, 0, not_chip), 1);
 	assert_not_null(strstr(d.errtext, "--gpio /dev/null:0: not a GPIO chip"), "%s", d.errtext);
 	assert_eq(run_to_exit(&d, 0, no_chip), 1);
-	assert_not_null(strstr(d.errtext, "/dev/gpiochip97: No such file or directory"), "%s", d.errtext);
+	assert_not_null(strstr(d.errtext, "opening GPIO chip /dev/gpiochip97: No such file or directory"), "%s", d.errtext);
 	assert_eq(run_to_exit(&d, 0, no_colon), 2);
 	assert_not_null(strstr(d.errtext, "expected CHIP:LINE"), "%s", d.errtext);
 	assert_eq(run_to_exit(&d, 0, with_i2c), 2);

@@ -248,8 +248,11 @@ static int explore_alloc(struct explore *x)
 	return 0;
 }
 
-/* Until every seed has finished, a child cannot be started, or a signal stops it all: that signal, or 0. */
-static int explore_loop(struct explore *x, int sfd, bool *start_failed)
+/*
+ * Until every seed has finished, a child cannot be started or the output
+ * fails (*cut_short), or a signal stops it all: that signal, or 0.
+ */
+static int explore_loop(struct explore *x, int sfd, bool *cut_short)
 {
 	struct signalfd_siginfo si;
 	unsigned long started = 0;
@@ -258,7 +261,7 @@ static int explore_loop(struct explore *x, int sfd, bool *start_failed)
 	for (;;) {
 		while (started < x->o->explore && (c = free_slot(x))) {
 			if (spawn_seed(x, c, started)) {
-				*start_failed = true;
+				*cut_short = true;
 				return 0;
 			}
 			started++;
@@ -269,7 +272,7 @@ static int explore_loop(struct explore *x, int sfd, bool *start_failed)
 			if (errno == EINTR)
 				continue;
 			fprintf(stderr, "irqsim: --explore: waiting for the runs: %s\n", strerror(errno));
-			*start_failed = true;
+			*cut_short = true;
 			return 0;
 		}
 		if (si.ssi_signo != SIGCHLD) {
@@ -278,13 +281,18 @@ static int explore_loop(struct explore *x, int sfd, bool *start_failed)
 		}
 		reap(x);
 		print_ready(x, false);
+		/* Nobody reads the failing seeds any more (out_flush()): stop, and exit 1. */
+		if (atomic_load(&irqsim_stop_signal) == IRQSIM_STOP_OUTPUT) {
+			*cut_short = true;
+			return 0;
+		}
 	}
 }
 
 int explore_run(const struct irqsim_opts *o)
 {
 	struct explore x = { .o = o };
-	bool start_failed = false;
+	bool cut_short = false;
 	sigset_t sigs;
 	int sfd = -1, sig = 0, status = IRQSIM_EXIT_PROBLEMS;
 
@@ -302,13 +310,13 @@ int explore_run(const struct irqsim_opts *o)
 		fprintf(stderr, "irqsim: --explore: signalfd: %s\n", strerror(errno));
 		goto out;
 	}
-	sig = explore_loop(&x, sfd, &start_failed);
+	sig = explore_loop(&x, sfd, &cut_short);
 	kill_children(&x);
 	print_ready(&x, true);
-	printf("explored %lu seeds: %lu failing%s\n", x.finished, x.failing, sig || start_failed ? " (stopped)" : "");
+	printf("explored %lu seeds: %lu failing%s\n", x.finished, x.failing, sig || cut_short ? " (stopped)" : "");
 	if (sig)
 		status = 128 + sig;
-	else if (!start_failed && !x.failing)
+	else if (!cut_short && !x.failing)
 		status = IRQSIM_EXIT_CLEAN;
 out:
 	if (sfd >= 0)

@@ -9,6 +9,7 @@
 #define IRQSIM_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,6 +89,12 @@ struct sim_xfer {
 	int reg;			/* first byte written, -1 if none */
 	bool read;
 	uint16_t len;			/* payload bytes */
+	/*
+	 * A read of the button's level (STS_HW_CONDITIONS) that succeeded: how
+	 * many edges had reached the chip when it read, so its level is edge
+	 * edges_seen - 1's (latency.c); -1 for every other transfer.
+	 */
+	long edges_seen;
 };
 
 /* One lockdep or might_sleep report. */
@@ -213,10 +220,22 @@ uint64_t now_ns(void);
 uint64_t wall_ns(void);
 /* Sleeps end early once irqsim_stop_signal is set. */
 void sleep_until_ns(uint64_t t);
-/* SIGINT or SIGTERM received (main.c's signal thread): the run stops at the next action. */
+/*
+ * Why the run stops at its next action: SIGINT or SIGTERM (main.c's signal
+ * thread), or IRQSIM_STOP_OUTPUT when a write to standard output failed
+ * (out_flush(): a closed pipe, as under "| head", or a full disk).  0 while
+ * it goes on.
+ */
 extern _Atomic int irqsim_stop_signal;
+#define IRQSIM_STOP_OUTPUT	SIGPIPE
+/* The cause, for messages: "SIGINT", "SIGTERM" or "a failed write to standard output". */
+const char *irqsim_stop_cause(void);
 int gettid_int(void);
-/* Flush stdout (the live lines); out_error(): 0, or why a write to stdout failed (the first failure). */
+/*
+ * Flush stdout (the live lines); the first failure stops the run
+ * (IRQSIM_STOP_OUTPUT): nobody reads what follows.  out_error(): 0, or why
+ * a write to stdout failed (the first failure).
+ */
 void out_flush(void);
 int out_error(void);
 char *xstrdup(const char *s);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Which edge an event answers, and how long it took.  The driver reports the
- * level it reads, so an event with value v answers the latest edge to v
- * before it: a press whose release came before the status read is still
- * the press's event if it shows "down", and shows nothing otherwise.
+ * level it reads, so an event answers the edge whose level its status read
+ * found - recorded at that read (run.c, on_xfer) - and no later edge, even
+ * one of the same value that came before the event: a press and release
+ * shorter than the three status reads, then a press, must not credit the
+ * second press with the first one's event (its "latency" would be shorter
+ * than the bus time of one answer).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -26,23 +29,47 @@ static uint64_t wire_between(const struct irqsim_run *r, uint64_t from, uint64_t
 	return sum;
 }
 
+/*
+ * The status read that produced an event: the last one to start before the
+ * event's stamp.  The handler reads, then reports, and never runs twice at
+ * once, so the next read starts after the stamp; the read's wire time (tens
+ * of microseconds) covers the stamp's cut to the microsecond.  *from keeps
+ * the search going forward: events and transfers are both in time order.
+ */
+static const struct sim_xfer *status_read(const struct irqsim_run *r, uint64_t t_ns, size_t *from)
+{
+	const struct sim_xfer *found = NULL;
+
+	for (size_t i = *from; i < r->xfers.n; i++) {
+		const struct sim_xfer *x = VEC_AT(&r->xfers, struct sim_xfer, i);
+
+		if (x->start_ns >= t_ns)
+			break;
+		if (x->edges_seen >= 0) {
+			found = x;
+			*from = i;
+		}
+	}
+	return found;
+}
+
 void latency_match(struct irqsim_run *r)
 {
+	size_t from = 0;
+
 	for (size_t i = 0; i < r->events.n; i++) {
 		const struct sim_event *ev = VEC_AT(&r->events, struct sim_event, i);
-		struct sim_edge *best = NULL;
+		const struct sim_xfer *x;
+		struct sim_edge *best;
 
 		if (ev->type != EV_KEY || ev->code != KEY_POWER)
 			continue;
-		for (size_t j = 0; j < r->edges.n; j++) {
-			struct sim_edge *e = VEC_AT(&r->edges, struct sim_edge, j);
-
-			if (e->t_ns > ev->t_ns)
-				break;
-			if (e->pressed == (ev->value != 0))
-				best = e;
-		}
-		if (!best)
+		/* No edge had reached the chip (the reset level), or a level none of ours left: nobody's. */
+		x = status_read(r, ev->t_ns, &from);
+		if (!x || x->edges_seen < 1 || (size_t)x->edges_seen > r->edges.n)
+			continue;
+		best = VEC_AT(&r->edges, struct sim_edge, (size_t)x->edges_seen - 1);
+		if (best->pressed != (ev->value != 0))
 			continue;
 		best->last_ns = ev->t_ns;
 		if (!best->events++) {

@@ -430,8 +430,7 @@ static int run_scenario(const struct irqsim_opts *o)
 	irqsim_run(&r);
 	watchdog_stop(&wd);
 	if (r.stopped_line)
-		fprintf(stderr, "irqsim: stopped at %s:%u by %s\n", r.sc.name, r.stopped_line,
-			atomic_load(&irqsim_stop_signal) == SIGTERM ? "SIGTERM" : "SIGINT");
+		fprintf(stderr, "irqsim: stopped at %s:%u by %s\n", r.sc.name, r.stopped_line, irqsim_stop_cause());
 	if (o->json)
 		json_print(stdout, &r);
 	else if (!r.setup_failed)
@@ -462,8 +461,16 @@ int main(int argc, char **argv)
 		return IRQSIM_EXIT_PROBLEMS;
 	}
 	status = parse_args(argc, argv, &o);
-	if (status < 0)
+	if (status < 0) {
+		/*
+		 * A reader that goes away (| head) is a failed write, which stops
+		 * the run and finishes the trace (out_flush(), finish()), not a
+		 * death by SIGPIPE.  Not before parse_args(): --lockdep-demo execs
+		 * a program that keeps its own SIGPIPE.
+		 */
+		signal(SIGPIPE, SIG_IGN);
 		status = o.explore ? explore_scenario(&o) : run_scenario(&o);
+	}
 	free(o.argv);
 	return status;
 }

@@ -134,7 +134,7 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 		fprintf(f, "irqsim: the watchdog stopped the scenario\n");
 	if (r->stopped_line)
 		fprintf(f, "irqsim: stopped by %s at %s:%u; the figures above cover the run until then\n",
-			atomic_load(&irqsim_stop_signal) == SIGTERM ? "SIGTERM" : "SIGINT", r->sc.name, r->stopped_line);
+			irqsim_stop_cause(), r->sc.name, r->stopped_line);
 	if (r->opts->seeded) {
 		char buf[16];
 

@@ -113,7 +113,7 @@ static void on_xfer(const struct uirq_i2c_trace *t, void *arg)
 {
 	struct ctx *c = arg;
 	struct sim_xfer x = { .start_ns = t->start_ns, .end_ns = t->end_ns, .wire_ns = t->wire_ns, .ret = t->ret,
-			      .tid = gettid_int(), .reg = -1 };
+			      .tid = gettid_int(), .reg = -1, .edges_seen = -1 };
 	uint64_t injected;
 
 	for (int i = 0; i < t->num; i++) {
@@ -127,6 +127,14 @@ static void on_xfer(const struct uirq_i2c_trace *t, void *arg)
 			x.reg = m->buf[0];
 		x.len = (uint16_t)(x.len + m->len);
 	}
+	/*
+	 * The bus is still ours, so the chip's last status read is this one:
+	 * which edge its level came from is recorded here, where it is known,
+	 * for latency.c to pair the event it produces with (each scenario edge
+	 * changes PWRON, so the chip's Nth change is edge N - 1).
+	 */
+	if (t->ret >= 0 && x.read && x.addr == TWL4030_ADDR_POWER && x.reg == TWL4030_STS_HW_CONDITIONS)
+		x.edges_seen = (long)twl4030_pwron_seen(uirq_board_twl(c->board));
 	vec_push(&c->r->xfers, &x);
 	trace_xfer(&x);
 	if (t->ret >= 0)
@@ -548,6 +556,8 @@ out:
 
 int irqsim_verdict(const struct irqsim_run *r)
 {
+	if (r->stopped_line && atomic_load(&irqsim_stop_signal) == IRQSIM_STOP_OUTPUT)
+		return IRQSIM_EXIT_PROBLEMS;	/* the output could not be written */
 	if (r->stopped_line)
 		return 128 + atomic_load(&irqsim_stop_signal);
 	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed || r->output_failed)

@@ -60,11 +60,17 @@ static bool tok_is(const struct tok *t, const char *word)
 	return t->len == strlen(word) && !memcmp(t->s, word, t->len);
 }
 
+/* The units of a duration, smallest first. */
+static const struct {
+	const char *unit;
+	uint64_t mult;
+} units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+};
+#define NR_UNITS (sizeof(units) / sizeof(units[0]))
+
 int scenario_parse_duration(const char *s, size_t len, uint64_t *ns)
 {
-	static const struct { const char *unit; uint64_t mult; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
-	};
 	uint64_t whole = 0, frac = 0, frac_scale = 1;
 	size_t i = 0, digits = 0;
 
@@ -91,7 +97,7 @@ int scenario_parse_duration(const char *s, size_t len, uint64_t *ns)
 	}
 	if (!digits)
 		return -1;
-	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+	for (size_t u = 0; u < NR_UNITS; u++) {
 		if (len - i != strlen(units[u].unit) || memcmp(s + i, units[u].unit, len - i))
 			continue;
 		if (whole > UINT64_MAX / units[u].mult)
@@ -103,18 +109,32 @@ int scenario_parse_duration(const char *s, size_t len, uint64_t *ns)
 	return -1;
 }
 
+/*
+ * A limit as a scenario would write it: in the largest unit that keeps it
+ * whole (10s, 100ms, 10ms), never cut to a whole number of seconds.
+ */
+static const char *duration_text(uint64_t ns, char *buf, size_t len)
+{
+	size_t u = NR_UNITS - 1;
+
+	while (u && ns % units[u].mult)
+		u--;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(ns / units[u].mult), units[u].unit);
+	return buf;
+}
+
 static int want_duration(struct parser *p, const struct tok *t, const char *after, uint64_t max,
 			 uint64_t *ns)
 {
-	char q[64];
+	char q[64], lim[32];
 
 	if (!t)
 		return fail(p, p->end_col, "a duration (e.g. 5ms, 200us, 1s) after \"%s\"", after);
 	if (scenario_parse_duration(t->s, t->len, ns))
 		return fail(p, t->col, "a duration (e.g. 5ms, 200us, 1s), got %s", quoted(t, q, sizeof(q)));
 	if (*ns > max)
-		return fail(p, t->col, "a duration of at most %llus, got %s",
-			    (unsigned long long)(max / 1000000000u), quoted(t, q, sizeof(q)));
+		return fail(p, t->col, "a duration of at most %s, got %s", duration_text(max, lim, sizeof(lim)),
+			    quoted(t, q, sizeof(q)));
 	return 0;
 }
 
@@ -188,7 +208,7 @@ static int parse_fault(struct parser *p, const struct tok *toks, size_t n, struc
 	}
 	if (tok_is(kind, "delay")) {
 		a->fault = SC_FAULT_DELAY;
-		if (want_duration(p, arg(toks, n, 2), "delay", SC_MAX_DURATION_NS / 100, &a->duration_ns))
+		if (want_duration(p, arg(toks, n, 2), "delay", SC_MAX_DELAY_NS, &a->duration_ns))
 			return -1;
 		return want_end(p, toks, n, 3);
 	}
@@ -288,7 +308,7 @@ static int parse_action(struct parser *p, const struct tok *toks, size_t n, stru
 		a->interval_ns = 200000;
 		if (want_uint(p, arg(toks, n, 1), "an edge count", "bounce", 1, SC_MAX_BOUNCE, &a->count))
 			return -1;
-		if (n > 2 && want_duration(p, &toks[2], "bounce", SC_MAX_DURATION_NS / 1000, &a->interval_ns))
+		if (n > 2 && want_duration(p, &toks[2], "bounce", SC_MAX_INTERVAL_NS, &a->interval_ns))
 			return -1;
 		if (want_end(p, toks, n, n > 2 ? 3 : 2))
 			return -1;
@@ -309,7 +329,7 @@ static int parse_action(struct parser *p, const struct tok *toks, size_t n, stru
 		if (want_uint(p, arg(toks, n, 2), storm ? "an edge count" : "an event count",
 			      storm ? "storm" : "shared", 1, storm ? SC_MAX_STORM : SC_MAX_SHARED, &a->count))
 			return -1;
-		if (n > 3 && want_duration(p, &toks[3], verb->s, SC_MAX_DURATION_NS / 1000, &a->interval_ns))
+		if (n > 3 && want_duration(p, &toks[3], verb->s, SC_MAX_INTERVAL_NS, &a->interval_ns))
 			return -1;
 		return want_end(p, toks, n, n > 3 ? 4 : 3);
 	}
@@ -379,8 +399,10 @@ int scenario_parse(const char *name, const char *text, struct scenario *sc, char
 			}
 			sc->planned_ns += planned(&a);
 			if (sc->planned_ns > SC_MAX_TOTAL_NS) {
-				fail(&p, toks[0].col, "at most %llus of planned time in a scenario (this line reaches %.3fs)",
-				     (unsigned long long)(SC_MAX_TOTAL_NS / 1000000000u), sc->planned_ns / 1e9);
+				char lim[32];
+
+				fail(&p, toks[0].col, "at most %s of planned time in a scenario (this line reaches %.3fs)",
+				     duration_text(SC_MAX_TOTAL_NS, lim, sizeof(lim)), sc->planned_ns / 1e9);
 				goto bad;
 			}
 			if (sc->n == cap) {

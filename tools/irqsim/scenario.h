@@ -15,6 +15,8 @@
 #define SC_MAX_LINE		255	/* characters on a line, newline excluded */
 #define SC_MAX_ACTIONS		10000
 #define SC_MAX_DURATION_NS	(10ull * 1000000000ull)	/* one wait, hold or interval */
+#define SC_MAX_INTERVAL_NS	(10ull * 1000000ull)	/* between a bounce's, storm's or shared's edges */
+#define SC_MAX_DELAY_NS		(100ull * 1000000ull)	/* i2c-fault delay */
 #define SC_MAX_TOTAL_NS		(60ull * 1000000000ull)	/* the whole scenario's planned time */
 #define SC_INTC_LINES		32u	/* host controller inputs of the default board */
 #define SC_TWL_LINE		7u	/* the TWL4030's INT1: not free for storms */

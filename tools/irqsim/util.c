@@ -28,6 +28,18 @@ uint64_t wall_ns(void)
 
 _Atomic int irqsim_stop_signal;
 
+const char *irqsim_stop_cause(void)
+{
+	switch (atomic_load(&irqsim_stop_signal)) {
+	case SIGTERM:
+		return "SIGTERM";
+	case IRQSIM_STOP_OUTPUT:
+		return "a failed write to standard output";
+	default:
+		return "SIGINT";
+	}
+}
+
 /*
  * In slices of at most 20 ms, so that a Ctrl-C (noted by the signal thread,
  * main.c) ends a long hold or wait promptly: no thread of the run takes the
@@ -53,8 +65,12 @@ void out_flush(void)
 {
 	int saved = errno, none = 0;
 
-	if (fflush(stdout) == EOF)
+	if (fflush(stdout) == EOF) {
 		atomic_compare_exchange_strong(&out_errno, &none, errno);
+		/* A signal's stop stays the signal's. */
+		none = 0;
+		atomic_compare_exchange_strong(&irqsim_stop_signal, &none, IRQSIM_STOP_OUTPUT);
+	}
 	errno = saved;
 }
 

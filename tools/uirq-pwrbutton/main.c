@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <linux/input-event-codes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -111,9 +112,14 @@ static int setup_output(struct daemon *d)
 static int setup_gpio(struct daemon *d)
 {
 	struct gpio_pwrbutton_config cfg;
+	char path[PATH_MAX];
 	int ret;
 
-	ret = uirq_gpio_line_create(d->o.gpio_chip, d->o.gpio_line, UIRQ_TYPE_EDGE_BOTH, d->o.debounce_us, &d->line);
+	/* The file tried, in messages: "mychip" is /dev/mychip. */
+	ret = uirq_gpio_chip_path(d->o.gpio_chip, path, sizeof(path));
+	if (ret)
+		return fail("naming GPIO chip", d->o.gpio_chip, ret);
+	ret = uirq_gpio_line_create(path, d->o.gpio_line, UIRQ_TYPE_EDGE_BOTH, d->o.debounce_us, &d->line);
 	if (ret == -ENOTTY || ret == -EINVAL) {
 		/* the kernel's words would be "Inappropriate ioctl" or "Invalid argument" */
 		fprintf(stderr, PROG ": --gpio %s:%u: %s\n", d->o.gpio_chip, d->o.gpio_line,
@@ -121,7 +127,7 @@ static int setup_gpio(struct daemon *d)
 		return 1;
 	}
 	if (ret < 0)
-		return fail("opening GPIO chip", d->o.gpio_chip, ret);
+		return fail("opening GPIO chip", path, ret);
 	ret = setup_output(d);
 	if (ret)
 		return ret;
@@ -140,13 +146,9 @@ static int setup_uio(struct daemon *d)
 {
 	int ret;
 
+	/* The node itself (options.c): "uio3" is /dev/uio3 in messages too. */
 	d->source = d->o.uio;
 	ret = uirq_uio_line_create(d->o.uio, 0, &d->line);
-	if (ret == -EINVAL) {
-		/* the name is not /dev/uioN: say so, not "Invalid argument" (nor a permission hint) */
-		fprintf(stderr, PROG ": --uio %s: not a UIO device (expected /dev/uioN or uioN)\n", d->o.uio);
-		return 1;
-	}
 	if (ret < 0)
 		return fail("opening", d->o.uio, ret);
 	ret = uirq_uio_line_map(d->line, d->o.bar, &d->regs, &d->regs_size);
@@ -159,11 +161,8 @@ static int setup_vfio(struct daemon *d)
 	int ret;
 
 	d->source = d->o.vfio;
+	/* A malformed address is a usage error already (options.c). */
 	ret = uirq_vfio_open(d->o.vfio, &d->vfio);
-	if (ret == -EINVAL) {
-		fprintf(stderr, PROG ": --vfio %s: not a PCI device address (expected DDDD:BB:DD.F)\n", d->o.vfio);
-		return 1;
-	}
 	if (ret)
 		return fail("opening", d->o.vfio, ret);
 	ret = uirq_vfio_map(d->vfio, d->o.bar, &d->regs, &d->regs_size);
@@ -183,6 +182,7 @@ static int setup_vfio(struct daemon *d)
 static int setup(struct daemon *d)
 {
 	struct uio_pwrbutton_config cfg;
+	char path[PATH_MAX];
 	int ret;
 
 	ret = uirq_cpus_start(NULL);
@@ -193,9 +193,18 @@ static int setup(struct daemon *d)
 	ret = d->o.vfio ? setup_vfio(d) : setup_uio(d);
 	if (ret)
 		return ret;
-	ret = uirq_i2c_dev_open(d->o.i2c, &d->adap);
+	/* The node tried, in messages: bus "1" is /dev/i2c-1. */
+	ret = uirq_i2c_dev_path(d->o.i2c, path, sizeof(path));
+	if (ret == -ENOENT) {
+		fprintf(stderr, PROG ": --i2c %s: no i2c-dev adapter has that name (/sys/class/i2c-dev/i2c-N/name)\n",
+			d->o.i2c);
+		return 1;
+	}
 	if (ret)
-		return fail("opening i2c bus", d->o.i2c, ret);
+		return fail("naming i2c bus", d->o.i2c, ret);
+	ret = uirq_i2c_dev_open(path, &d->adap);
+	if (ret)
+		return fail("opening i2c bus", path, ret);
 	ret = setup_output(d);
 	if (ret)
 		return ret;

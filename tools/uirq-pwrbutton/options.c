@@ -7,6 +7,7 @@
  * devices to search).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "uirq/sources.h"
 
 #define PROG "uirq-pwrbutton"
 
@@ -131,6 +133,24 @@ static int find_uio(const struct profile *p, char *out, size_t len)
 	return ret;
 }
 
+/*
+ * DDDD:BB:DD.F in hex (domain, bus, device up to 1f, function up to 7), as
+ * lspci -D prints it, or its folder under /sys/bus/pci/devices.
+ */
+static bool pci_address(const char *s)
+{
+	static const char sysfs[] = "/sys/bus/pci/devices/", form[] = "xxxx:xx:xx.x";
+
+	if (!strncmp(s, sysfs, sizeof(sysfs) - 1))
+		s += sizeof(sysfs) - 1;
+	if (strlen(s) != sizeof(form) - 1)
+		return false;
+	for (size_t i = 0; form[i]; i++)
+		if (form[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != form[i])
+			return false;
+	return strtoul(s + 8, NULL, 16) <= 0x1f && s[11] <= '7';
+}
+
 /* "CHIP:LINE" (the last colon splits: a path may hold none) into o; 0 or -1. */
 static int parse_gpio(const char *arg, struct pwrbutton_opts *o)
 {
@@ -148,30 +168,60 @@ static int parse_gpio(const char *arg, struct pwrbutton_opts *o)
 	return 0;
 }
 
+static const struct option longopts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "uio", required_argument, NULL, 'u' },
+	{ "vfio", required_argument, NULL, 'v' },
+	{ "bar", required_argument, NULL, 'B' },
+	{ "status", required_argument, NULL, 's' },
+	{ "ack", required_argument, NULL, 'k' },
+	{ "i2c", required_argument, NULL, 'i' },
+	{ "addr", required_argument, NULL, 'a' },
+	{ "reg", required_argument, NULL, 'r' },
+	{ "bit", required_argument, NULL, 'b' },
+	{ "gpio", required_argument, NULL, 'g' },
+	{ "active-low", no_argument, NULL, 'L' },
+	{ "debounce", required_argument, NULL, 'D' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "name", required_argument, NULL, 'n' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+/* The options of one form only: the interrupt and level of a UIO or VFIO device and an i2c chip, or a GPIO line. */
+static const char device_only[] = "puvBskiarb", gpio_only[] = "LD";
+
+/* The first option of list that was given, by its name; NULL if none was. */
+static const char *given(const bool *seen, const char *list)
+{
+	for (; *list; list++)
+		if (seen[(unsigned char)*list])
+			for (const struct option *opt = longopts; opt->name; opt++)
+				if (opt->val == *list)
+					return opt->name;
+	return NULL;
+}
+
+/* Options given that the chosen form has no use for: a usage error naming the first, not silence. */
+static int unused_options(const bool *seen, const struct pwrbutton_opts *o)
+{
+	const char *name;
+
+	if (o->gpio_chip[0] && (name = given(seen, device_only)))
+		return bad("--%s does not apply with --gpio: the GPIO line is both the interrupt and the level", name);
+	if (!o->gpio_chip[0] && (name = given(seen, gpio_only)))
+		return bad("--%s applies to a GPIO line only (--gpio)", name);
+	if (o->output == OUTPUT_STDOUT && seen['n'])
+		return bad("%s", "--name names the uinput device: it does not apply with --output stdout");
+	return 0;
+}
+
 int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "uio", required_argument, NULL, 'u' },
-		{ "vfio", required_argument, NULL, 'v' },
-		{ "bar", required_argument, NULL, 'B' },
-		{ "status", required_argument, NULL, 's' },
-		{ "ack", required_argument, NULL, 'k' },
-		{ "i2c", required_argument, NULL, 'i' },
-		{ "addr", required_argument, NULL, 'a' },
-		{ "reg", required_argument, NULL, 'r' },
-		{ "bit", required_argument, NULL, 'b' },
-		{ "gpio", required_argument, NULL, 'g' },
-		{ "active-low", no_argument, NULL, 'L' },
-		{ "debounce", required_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 },
-	};
 	long status = -1, ack = -1, bar = -1, v;
 	const struct profile *prof = NULL;
+	bool seen[128] = { false };
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -180,16 +230,21 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 	o->name = PROG;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c > 0 && c < 128)
+			seen[c] = true;
 		switch (c) {
 		case 'p':
 			o->profile = optarg;
 			break;
 		case 'u':
-			if (strlen(optarg) >= sizeof(o->uio))
-				return bad("--uio %s: too long", optarg);
-			strcpy(o->uio, optarg);
+			/* The node, so that messages name the file tried. */
+			if (uirq_uio_path(optarg, o->uio, sizeof(o->uio)))
+				return bad("--uio %s: not a UIO device: expected /dev/uioN or uioN", optarg);
 			break;
 		case 'v':
+			if (!pci_address(optarg))
+				return bad("--vfio %s: not a PCI device address: expected DDDD:BB:DD.F in hex "
+					   "(domain, bus, device, function; e.g. 0000:00:04.0, as lspci -D shows it)", optarg);
 			o->vfio = optarg;
 			break;
 		case 'B':
@@ -257,14 +312,10 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 	}
 	if (optind < argc)
 		return bad("%s: unexpected argument", argv[optind]);
-	if (o->gpio_chip[0]) {
-		/* The GPIO line is both the interrupt and the level: nothing of the UIO/i2c form applies. */
-		if (o->uio[0] || o->profile || o->i2c || status >= 0 || ack >= 0 || bar >= 0)
-			return bad("%s", "--gpio takes none of --profile, --uio, --status, --ack, --bar, --i2c");
+	if ((c = unused_options(seen, o)))
+		return c;
+	if (o->gpio_chip[0])
 		return -1;
-	}
-	if (o->active_low || o->debounce_us)
-		return bad("%s", "--active-low and --debounce go with --gpio");
 	if (!o->i2c)
 		return bad("%s", "--i2c BUS is required: the bus of the chip holding the button's level");
 	if (o->uio[0] && o->vfio)

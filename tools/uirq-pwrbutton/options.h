@@ -12,7 +12,7 @@ enum pwrbutton_output {
 };
 
 struct pwrbutton_opts {
-	char uio[64];		/* "/dev/uioN"; found by the profile's PCI id when neither it nor vfio is given */
+	char uio[64];		/* "/dev/uioN" (--uio uioN too); found by the profile's PCI id when neither it nor vfio is given */
 	const char *vfio;	/* a PCI device bound to vfio-pci (its address), or NULL */
 	const char *profile;	/* a built-in device profile, or NULL */
 	unsigned int bar;	/* the register window: PCI BAR or UIO map */
