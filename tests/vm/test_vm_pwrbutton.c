@@ -55,30 +55,45 @@ static void drain(int fd, char *buf, size_t *len, size_t cap)
 	buf[*len] = '\0';
 }
 
-static void spawn(struct daemon *d, uid_t uid, char *const argv[])
+/* Start the daemon as uid (0: as we are) with stdout on fd out, or on a pipe to d->out if out < 0. */
+static void start(struct daemon *d, uid_t uid, int out_fd, char *const argv[])
 {
-	int out[2], err[2];
+	int out[2] = { -1, out_fd }, err[2];
 
 	memset(d, 0, sizeof(*d));
-	assert_eq(pipe(out), 0);
+	if (out_fd < 0)
+		assert_eq(pipe(out), 0);
 	assert_eq(pipe(err), 0);
 	d->pid = fork();
 	assert_ge(d->pid, 0);
 	if (d->pid == 0) {
 		dup2(out[1], 1);
 		dup2(err[1], 2);
-		close(out[0]);
+		if (out[0] >= 0)
+			close(out[0]);
 		close(err[0]);
 		if (uid && setuid(uid))
 			_exit(126);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	close(out[1]);
+	if (out_fd < 0)
+		close(out[1]);
 	close(err[1]);
-	d->out = out[0];
+	d->out = out[0] >= 0 ? out[0] : open("/dev/null", O_RDONLY);	/* finish() drains and closes it */
 	d->err = err[0];
 	fcntl(d->err, F_SETFL, O_NONBLOCK);
+}
+
+static void spawn(struct daemon *d, uid_t uid, char *const argv[])
+{
+	start(d, uid, -1, argv);
+}
+
+/* As spawn(), stdout on fd (the caller closes its copy). */
+static void spawn_out(struct daemon *d, int fd, char *const argv[])
+{
+	start(d, 0, fd, argv);
 }
 
 /* Wait up to ms for text on the daemon's stdout (it prints whole lines and flushes). */
@@ -498,6 +513,42 @@ UIRQ_TEST(vm_pwrbutton, gpio_active_low_on_stdout, .timeout = 120)
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.text, "stopped: 2 edges reported"), "%s", d.text);
 	assert_eq(vm_gpio_pull(6, 0), 0);
+}
+
+/*
+ * A reader that goes away ends the daemon with a message and exit 1, not
+ * a silent death by SIGPIPE: at the first event after it left, or at the
+ * ready line when stdout never had a reader.
+ */
+UIRQ_TEST(vm_pwrbutton, gpio_stdout_reader_gone_exits_1, .timeout = 120)
+{
+	char gpio[80];
+	char *argv[] = { DAEMON, "--gpio", gpio, "--output", "stdout", NULL };
+	int status;
+	struct daemon d;
+
+	gpio_arg(gpio, sizeof(gpio), 5);
+	assert_eq(vm_gpio_pull(5, 0), 0);
+	spawn(&d, 0, argv);
+	assert_true(await_text(&d, "output stdout", 60000), "stdout: %s", d.text);
+	close(d.out);
+	d.out = open("/dev/null", O_RDONLY);	/* finish() drains and closes it */
+	assert_eq(vm_gpio_pull(5, 1), 0);
+	status = finish(&d);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x; stderr: %s", status, d.errtext);
+	assert_not_null(strstr(d.errtext, "writing to standard output failed: Broken pipe"), "%s", d.errtext);
+	assert_eq(vm_gpio_pull(5, 0), 0);
+
+	/* No reader from the start: the ready line fails. */
+	int p[2];
+
+	assert_eq(pipe(p), 0);
+	close(p[0]);
+	spawn_out(&d, p[1], argv);
+	close(p[1]);
+	status = finish(&d);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x; stderr: %s", status, d.errtext);
+	assert_not_null(strstr(d.errtext, "writing to standard output failed: Broken pipe"), "%s", d.errtext);
 }
 
 /* Each message names the GPIO argument at fault. */

@@ -16,9 +16,12 @@
 #include <limits.h>
 #include <linux/input-event-codes.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uirq/i2c.h"
 #include "uirq/input.h"
@@ -59,6 +62,27 @@ static int fail(const char *what, const char *on, int err)
 	return 1;
 }
 
+/*
+ * Every line on stdout goes out through here.  SIGPIPE is blocked, not
+ * fatal (a reader that went away, as in `uirq-pwrbutton ... | head -1`): a
+ * failed write is an error like any other.  It ends the run with a message
+ * and exit 1; from a uirq thread it does so by sending the process the
+ * SIGPIPE that main() waits for, among the stop signals.  Once: the first
+ * failure is the one said.
+ */
+static atomic_int stdout_errno;
+
+static bool stdout_flush(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return true;
+	int expected = 0;
+
+	if (atomic_compare_exchange_strong(&stdout_errno, &expected, errno ? errno : EIO))
+		kill(getpid(), SIGPIPE);
+	return false;
+}
+
 /* --output stdout: evtest's lines, one frame at a time, from the reporting context. */
 static void print_events(struct uirq_input_handle *h, const struct uirq_input_value *vals, unsigned int count,
 			 const struct timespec *time)
@@ -76,7 +100,7 @@ static void print_events(struct uirq_input_handle *h, const struct uirq_input_va
 		uirq_input_format_event(&ev, line, sizeof(line));
 		printf("%s\n", line);
 	}
-	fflush(stdout);
+	stdout_flush();
 }
 
 static int setup_output(struct daemon *d)
@@ -265,7 +289,7 @@ static void report_ready(const struct daemon *d)
 		       "output %s\n", uirq_fd_line_irq(d->line), d->o.gpio_chip, d->o.gpio_line,
 		       d->o.active_low ? "low" : "high", d->o.debounce_us,
 		       d->o.output == OUTPUT_STDOUT ? "stdout" : node ? node : "uinput (no evdev node)");
-		fflush(stdout);
+		stdout_flush();
 		return;
 	}
 	/* One line a supervisor (or a test) can wait for: everything is in place. */
@@ -274,7 +298,7 @@ static void report_ready(const struct daemon *d)
 	       uirq_fd_line_irq(d->line), d->source, d->o.bar, d->o.status_off, d->o.ack_off, d->o.addr,
 	       d->adap->name, d->o.reg, d->o.bit,
 	       d->o.output == OUTPUT_STDOUT ? "stdout" : node ? node : "uinput (no evdev node)");
-	fflush(stdout);
+	stdout_flush();
 }
 
 static void report_stop(const struct daemon *d, int sig)
@@ -295,7 +319,7 @@ static void report_stop(const struct daemon *d, int sig)
 		       "%lu falling, %lu lost, %lu merged; uinput write errors %lu; lockdep reports %lu\n",
 		       strsignal(sig), claimed, refused, gs.rising, gs.falling, gs.lost, st.merged,
 		       d->uinput ? uirq_uinput_write_errors(d->uinput) : 0ul, ld.reports);
-		fflush(stdout);
+		stdout_flush();
 		return;
 	}
 	uio_pwrbutton_counts(d->pb, &claimed, &refused);
@@ -303,7 +327,7 @@ static void report_stop(const struct daemon *d, int sig)
 	       "uinput write errors %lu; lockdep reports %lu\n",
 	       strsignal(sig), claimed, refused, st.events, d->vfio ? "VFIO" : "UIO", st.merged,
 	       d->uinput ? uirq_uinput_write_errors(d->uinput) : 0ul, ld.reports);
-	fflush(stdout);
+	stdout_flush();
 }
 
 int main(int argc, char **argv)
@@ -316,10 +340,16 @@ int main(int argc, char **argv)
 	ret = pwrbutton_parse(argc, argv, &d.o);
 	if (ret >= 0)
 		return ret;
-	/* Blocked before any uirq thread exists, so only sigwait() below takes them. */
+	/*
+	 * Blocked before any uirq thread exists, so only sigwait() below takes
+	 * them.  SIGPIPE too: a write to a reader that went away fails with
+	 * EPIPE (stdout_flush() then sends the process-wide SIGPIPE that ends
+	 * the wait) instead of killing the daemon without a word.
+	 */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
 	ret = setup(&d);
@@ -327,7 +357,13 @@ int main(int argc, char **argv)
 		report_ready(&d);
 		while (sigwait(&stop, &sig))
 			;
-		report_stop(&d, sig);
+		if (sig != SIGPIPE)
+			report_stop(&d, sig);
+		if (atomic_load(&stdout_errno)) {
+			fprintf(stderr, PROG ": writing to standard output failed: %s; stopped\n",
+				strerror(atomic_load(&stdout_errno)));
+			ret = 1;
+		}
 	}
 	/* The pb pointer is gone after teardown: counts were taken above. */
 	teardown(&d);
