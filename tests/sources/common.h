@@ -69,4 +69,16 @@ static inline double now_ms(void)
 
 #define SETTLE_MS 30
 
+/*
+ * Wait for cond however long it takes: for a test on real threads waiting
+ * for what the flow does (a count its handler bumps).  It has no deadline
+ * of its own - Check's per-test timeout bounds a hang - so a loaded machine
+ * makes it slower, never a failure.
+ */
+#define WAIT_FOR(cond)								\
+	do {									\
+		while (!(cond))							\
+			usleep(100);						\
+	} while (0)
+
 #endif
