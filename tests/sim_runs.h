@@ -27,13 +27,14 @@
 #define SIM_US 1000ull
 #define SIM_MS 1000000ull
 
-/* Seeds 1..SIM_RUNS: the odd ones on two CPUs, the even ones on one. */
+/* Seeds 1..SIM_RUNS: with cpus 0, the odd ones on two CPUs, the even ones on one. */
 #define SIM_RUNS 8
 
-static inline void sim_runs(void (*begin)(unsigned int cpus), void (*body)(void), void (*end)(void))
+static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus), void (*body)(void),
+			    void (*end)(void))
 {
 	for (uint64_t seed = 1; seed <= SIM_RUNS; seed++) {
-		unsigned int cpus = 1 + (unsigned int)(seed % 2);
+		unsigned int cpus = ncpus ? ncpus : 1 + (unsigned int)(seed % 2);
 
 		/* Deterministic: the last of these before a failure replays it. */
 		fprintf(stderr, "sim run: seed %llu, %u CPU(s)\n", (unsigned long long)seed, cpus);
@@ -49,14 +50,31 @@ static inline void sim_runs(void (*begin)(unsigned int cpus), void (*body)(void)
 /*
  * UIRQ_TEST(suite, name, opts...) whose body runs under sim_runs() between
  * begin(cpus) (the CPUs started in the mode, the test's state reset) and
- * end() (every line freed, the CPUs stopped).
+ * end() (every line freed, the CPUs stopped); SIM_TEST_CPUS on a fixed
+ * number of CPUs.
  */
-#define SIM_TEST(suite, name, begin, end, ...)					\
+#define SIM_TEST_CPUS(suite, name, cpus, begin, end, ...)			\
 	static void suite##__##name##__body(void);				\
 	UIRQ_TEST(suite, name, __VA_ARGS__)					\
 	{									\
-		sim_runs(begin, suite##__##name##__body, end);			\
+		sim_runs(cpus, begin, suite##__##name##__body, end);		\
 	}									\
 	static void suite##__##name##__body(void)
+#define SIM_TEST(suite, name, begin, end, ...)	SIM_TEST_CPUS(suite, name, 0, begin, end, __VA_ARGS__)
+
+/*
+ * Yield until cond, at most n times: for waiting on a task that is always
+ * runnable (a spinning handler, a storm), which stops virtual time so that
+ * a sleep would never return.  A bound in steps, not time: exact in the
+ * mode.  cond's last value.
+ */
+#define SIM_YIELD_UNTIL(cond, n)						\
+	({									\
+		unsigned long sim_i_ = 0;					\
+										\
+		while (!(cond) && sim_i_++ < (unsigned long)(n))		\
+			uirq_sim_yield();					\
+		(cond);								\
+	})
 
 #endif
