@@ -41,7 +41,8 @@ static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus)
 		assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
 		begin(cpus);
 		body();
-		end();
+		if (end)
+			end();
 		assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu, %u CPU(s): %s", (unsigned long long)seed, cpus,
 			  uirq_sim_report());
 	}
@@ -50,8 +51,8 @@ static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus)
 /*
  * UIRQ_TEST(suite, name, opts...) whose body runs under sim_runs() between
  * begin(cpus) (the CPUs started in the mode, the test's state reset) and
- * end() (every line freed, the CPUs stopped); SIM_TEST_CPUS on a fixed
- * number of CPUs.
+ * end() (every line freed, the CPUs stopped; NULL when the body does it);
+ * SIM_TEST_CPUS on a fixed number of CPUs.
  */
 #define SIM_TEST_CPUS(suite, name, cpus, begin, end, ...)			\
 	static void suite##__##name##__body(void);				\
