@@ -1,5 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* Handler threads: names, priority, affinity, wakes, teardown, forced threading. */
+/*
+ * Handler threads: names, priority, affinity, wakes, teardown, forced threading.
+ *
+ * The tests of who waits for whom (wakes, free, disable, synchronize under
+ * a running handler) run in the deterministic mode (tests/sim_runs.h),
+ * under several seeds on one CPU and two: "free_irq has not returned yet"
+ * is exact there, not 50 ms of hoping the freer got to run.  The names,
+ * priorities, affinities and forced threading are the real threads' (the
+ * kernel's view of them) and stay off the mode.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -11,11 +20,13 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sim_runs.h"
 #include "testchip.h"
 #include "uirq/context.h"
 
 static int dev_a, dev_b;
-
+static unsigned int run_cpus;	/* the seeded run's */
+static void begin(unsigned int cpus);
 
 static atomic_int runs;
 static char ran_in[32];
@@ -130,9 +141,9 @@ static uirq_irqreturn_t gated_thread(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-UIRQ_TEST(core_threads, wakes_coalesce, .timeout = 20)
+SIM_TEST(core_threads, wakes_coalesce, begin, NULL, .timeout = 20)
 {
-	tc_setup(1, false, false, uirq_handle_edge_irq);
+	tc_setup(run_cpus, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(2);
 
 	assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "gate", &dev_a), 0);
@@ -159,9 +170,9 @@ static void *do_free(void *arg)
 	return NULL;
 }
 
-UIRQ_TEST(core_threads, free_waits_for_inflight_run, .timeout = 20)
+SIM_TEST(core_threads, free_waits_for_inflight_run, begin, NULL, .timeout = 20)
 {
-	tc_setup(1, false, false, uirq_handle_edge_irq);
+	tc_setup(run_cpus, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(3);
 	struct freer f = { irq, NULL };
 	pthread_t t;
@@ -169,20 +180,20 @@ UIRQ_TEST(core_threads, free_waits_for_inflight_run, .timeout = 20)
 	assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "inflight", &dev_a), 0);
 	tc_edge(irq);
 	assert_true(tc_wait_atomic_ge(&in_run, 1, 2000));
-	pthread_create(&t, NULL, do_free, &f);
-	tc_msleep(50);
+	assert_eq(uirq_sim_thread_create(&t, NULL, do_free, &f, "freer"), 0);
+	tc_msleep(50);	/* virtual: the freer has run as far as it can */
 	assert_null(f.name, "free_irq waits for the running handler");
 	atomic_store(&gate, 1);
-	pthread_join(t, NULL);
+	assert_eq(uirq_sim_thread_join(t, NULL), 0);
 	assert_str_eq(f.name, "inflight");
 	assert_eq(atomic_load(&done), 1);
 	assert_eq(atomic_load(&tc_line_of(irq)->masked), 1, "shut down");
 	tc_teardown();
 }
 
-UIRQ_TEST(core_threads, disable_irq_waits_for_thread, .timeout = 20)
+SIM_TEST(core_threads, disable_irq_waits_for_thread, begin, NULL, .timeout = 20)
 {
-	tc_setup(1, false, false, uirq_handle_edge_irq);
+	tc_setup(run_cpus, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(4);
 
 	assert_eq(uirq_request_threaded_irq(irq, NULL, gated_thread, UIRQF_ONESHOT, "dis", &dev_a), 0);
@@ -321,7 +332,7 @@ static uirq_irqreturn_t gated_primary(int irq, void *dev)
 	(void)dev;
 	atomic_store(&gprimary_in, 1);
 	while (!atomic_load(&gprimary_gate))
-		;	/* hard-irq context: spin, as a slow device read would */
+		uirq_sim_yield();	/* hard-irq context: spin, as a slow device read would; the mode's scheduling point */
 	return UIRQ_IRQ_HANDLED;
 }
 
@@ -341,9 +352,9 @@ static void *do_sync_hardirq(void *arg)
 	return NULL;
 }
 
-UIRQ_TEST(core_threads, nested_run_keeps_hardirq_inprogress, .timeout = 20)
+SIM_TEST(core_threads, nested_run_keeps_hardirq_inprogress, begin, NULL, .timeout = 20)
 {
-	tc_setup(1, false, false, uirq_handle_edge_irq);
+	tc_setup(run_cpus, false, false, uirq_handle_edge_irq);
 	unsigned int irq = tc_irq(5);
 	pthread_t t;
 
@@ -351,12 +362,25 @@ UIRQ_TEST(core_threads, nested_run_keeps_hardirq_inprogress, .timeout = 20)
 	tc_edge(irq);
 	assert_true(tc_wait_atomic_ge(&gprimary_in, 1, 2000));
 	uirq_handle_nested_irq(irq);	/* a demultiplexer's thread runs the line meanwhile */
-	pthread_create(&t, NULL, do_sync_hardirq, &irq);
-	tc_msleep(50);
-	assert_eq(atomic_load(&synced), 0, "synchronize_hardirq() returned under a running primary");
+	assert_eq(uirq_sim_thread_create(&t, NULL, do_sync_hardirq, &irq, "syncer"), 0);
+	/*
+	 * The spinning primary is always runnable, which stops virtual time:
+	 * the test gives the syncer its chances by yielding, a bound in steps.
+	 */
+	assert_false(SIM_YIELD_UNTIL(atomic_load(&synced), 1000), "synchronize_hardirq() returned under a running primary");
 	atomic_store(&gprimary_gate, 1);
-	pthread_join(t, NULL);
+	assert_eq(uirq_sim_thread_join(t, NULL), 0);
 	assert_eq(atomic_load(&synced), 1);
 	assert_str_eq(uirq_free_irq(irq, &dev_a), "nestrace");
 	tc_teardown();
+}
+
+/* A seeded run's start: the counts and gates of the tests in the mode back to zero. */
+static void begin(unsigned int cpus)
+{
+	atomic_int *zero[] = { &runs, &gate, &in_run, &done, &gprimary_in, &gprimary_gate, &synced };
+
+	run_cpus = cpus;
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		atomic_store(zero[i], 0);
 }

@@ -11,6 +11,7 @@
 
 #include "harness.h"
 #include "uirq/context.h"
+#include "uirq/sim.h"
 
 struct tchip tc;
 atomic_int lockdep_reports;
@@ -153,32 +154,42 @@ void tc_edge(unsigned int irq)
 	uirq_irq_raise(irq);
 }
 
+/* In the deterministic mode virtual time (free, exact); elsewhere a real sleep. */
 void tc_msleep(int ms)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	uirq_sim_sleep_ns((uint64_t)ms * 1000000u);
 }
 
+/*
+ * In the mode: poll on the virtual clock for ms, exact (handlers cost no
+ * virtual time, so what is due has happened).  On real threads: wait for
+ * the event however long it takes - no deadline of its own, Check's
+ * per-test timeout bounds a hang - so load makes it slower, never false.
+ */
 bool tc_wait(bool (*cond)(void *), void *arg, int ms)
 {
-	for (int i = 0; i < ms * 10; i++) {
-		if (cond(arg))
-			return true;
-		usleep(100);
+	if (uirq_sim_running() && uirq_sim_task_id() >= 0) {
+		for (int i = 0; i < ms * 10 && !cond(arg); i++)
+			uirq_sim_sleep_ns(100000);
+		return cond(arg);
 	}
-	return cond(arg);
+	while (!cond(arg))
+		usleep(100);
+	return true;
+}
+
+static bool atomic_ge(void *arg)
+{
+	const struct { atomic_int *v; int val; } *w = arg;
+
+	return atomic_load(w->v) >= w->val;
 }
 
 bool tc_wait_atomic_ge(atomic_int *v, int val, int ms)
 {
-	for (int i = 0; i < ms * 10; i++) {
-		if (atomic_load(v) >= val)
-			return true;
-		usleep(100);
-	}
-	return atomic_load(v) >= val;
+	struct { atomic_int *v; int val; } w = { v, val };
+
+	return tc_wait(atomic_ge, &w, ms);
 }
 
 static int saved_fd = -1;

@@ -51,9 +51,14 @@ struct tc_line *tc_line_of(unsigned int irq);
 void tc_set_level(unsigned int irq, bool high);
 /* An edge: raise the line. */
 void tc_edge(unsigned int irq);
-/* Poll until cond() or ms elapse; returns cond's last value. */
+/*
+ * Wait until cond(): in the deterministic mode for ms of virtual time, on
+ * real threads as long as it takes (Check's timeout bounds a hang); cond's
+ * last value.
+ */
 bool tc_wait(bool (*cond)(void *), void *arg, int ms);
 bool tc_wait_atomic_ge(atomic_int *v, int val, int ms);
+/* Sleep: virtual time in the mode, real time elsewhere. */
 void tc_msleep(int ms);
 
 /* Capture stderr into a buffer between begin and end (the returned text stays valid until next begin). */

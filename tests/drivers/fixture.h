@@ -4,12 +4,19 @@
  * interrupt core and the power button probed on it, an input client, the
  * drivers' log captured, and lockdep's reports recorded so each test can
  * say which it expects (none, unless it is the seed patch's).
+ *
+ * Every test runs in the deterministic mode (FX_TEST, on tests/sim_runs.h)
+ * under several seeds, on one CPU and two: the i2c wire time, the
+ * controller delays, the holds and the waits below are virtual, so "the
+ * status read came after the release" and "nothing more was reported" are
+ * exact, and a loaded host cannot reorder them.
  */
 #ifndef UIRQ_TESTS_DRIVERS_FIXTURE_H
 #define UIRQ_TESTS_DRIVERS_FIXTURE_H
 
 #define _GNU_SOURCE
 #include "harness.h"
+#include "sim_runs.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -39,6 +46,8 @@ struct fixture {
 };
 
 static struct fixture fx;
+static struct uirq_input_event evs[4096];
+static int nev;
 
 /* ---- the drivers' log ---- */
 
@@ -115,48 +124,35 @@ static inline bool report_text_has(const char *needle)
 	return has;
 }
 
-/* ---- time ---- */
-
-static inline double mult(void)
-{
-	const char *m = getenv("CK_TIMEOUT_MULTIPLIER");
-	double v = m ? atof(m) : 1.0;
-
-	return v >= 1.0 ? v : 1.0;
-}
+/* ---- time: uirq's clock, virtual in the mode ---- */
 
 static inline double now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return (double)uirq_sim_clock_ns() / 1e6;
 }
 
 static inline void msleep(double ms)
 {
-	if (ms <= 0)
-		return;
-	struct timespec ts = { (time_t)(ms / 1000), (long)((ms - (double)(time_t)(ms / 1000) * 1000) * 1e6) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	if (ms > 0)
+		uirq_sim_sleep_ns((uint64_t)(ms * 1e6));
 }
 
-/* Poll cond every 100 us for up to ms (scaled); its final value. */
-#define WAIT_UNTIL(cond, ms)							\
+/* Poll cond every 100 us of virtual time for up to ms (exact: handlers cost none); its final value. */
+#define VIRTUAL_WAIT(cond, ms)							\
 	({									\
-		double lim_ = now_ms() + (ms) * mult();				\
+		double lim_ = now_ms() + (ms);					\
 		while (!(cond) && now_ms() < lim_)				\
-			usleep(100);						\
+			msleep(0.1);						\
 		(cond);								\
 	})
 
 /* ---- the board and the drivers ---- */
 
+static unsigned int fx_cpus = 1;
+
 static inline void fx_board(void)
 {
-	struct uirq_cpu_config cfg = { .nr_cpus = 1 };
+	struct uirq_cpu_config cfg = { .nr_cpus = fx_cpus };
 
 	for (unsigned int i = 0; i < UIRQ_MAX_CPUS; i++)
 		cfg.pin[i] = -1;
@@ -201,6 +197,29 @@ static inline void fx_legacy(void)
 	fx_probe_pwrbutton(true);
 }
 
+/* A seeded run's start: nothing probed, logged, reported or read yet; on cpus CPUs. */
+static inline void fx_reset(unsigned int cpus)
+{
+	memset(&fx, 0, sizeof(fx));
+	log_len = 0;
+	log_text[0] = '\0';
+	memset(&rep, 0, sizeof(rep));
+	nev = 0;
+	fx_cpus = cpus;
+}
+
+/*
+ * A test whose body runs in the mode under SIM_RUNS seeds, each run from
+ * fx_reset() and init() (the fixture it needs) to fx_teardown().
+ */
+#define FX_TEST(suite, name, init, ...)						\
+	static void suite##__##name##__begin(unsigned int cpus)			\
+	{									\
+		fx_reset(cpus);							\
+		init();								\
+	}									\
+	SIM_TEST(suite, name, suite##__##name##__begin, fx_teardown, __VA_ARGS__)
+
 /* Tear down whatever the test left probed, in the kernel's order. */
 static inline void fx_teardown(void)
 {
@@ -227,8 +246,6 @@ static inline void release(void)
 	twl4030_set_pwron(fx.twl, false);
 }
 
-static struct uirq_input_event evs[4096];
-static int nev;
 
 static inline int key_events(void)
 {
@@ -239,11 +256,10 @@ static inline int key_events(void)
 	return n;
 }
 
-/* Read what the client has until want key events arrived or ms (scaled) passed; the key count. */
+/* Read what the client has until want key events arrived or ms (virtual) passed; the key count. */
 static inline int collect(int want, double ms)
 {
-	double lim = now_ms() + ms * mult();
-	struct pollfd p = { .fd = uirq_input_client_fd(fx.client), .events = POLLIN };
+	double lim = now_ms() + ms;
 
 	for (;;) {
 		int n = uirq_input_read(fx.client, evs + nev, (int)(sizeof(evs) / sizeof(evs[0])) - nev,
@@ -255,7 +271,7 @@ static inline int collect(int want, double ms)
 			assert_eq(n, -EAGAIN, "uirq_input_read: %d", n);
 		if (key_events() >= want || now_ms() >= lim)
 			break;
-		poll(&p, 1, 5);
+		msleep(0.1);	/* no poll(): the scheduler cannot see it */
 	}
 	return key_events();
 }
@@ -290,9 +306,9 @@ static inline bool host_masked(void)
 /* Everything handled: INT1 high again, the host line unmasked, nothing in flight for a while. */
 static inline void settle(void)
 {
-	assert_true(WAIT_UNTIL(!twl4030_int1_asserted(fx.twl) && !host_masked(), 2000),
+	assert_true(VIRTUAL_WAIT(!twl4030_int1_asserted(fx.twl) && !host_masked(), 2000),
 		  "INT1 %d, host line masked %d", twl4030_int1_asserted(fx.twl), host_masked());
-	msleep(20);
+	msleep(20);	/* virtual: whatever was still to come has come */
 	assert_false(twl4030_int1_asserted(fx.twl));
 	assert_false(host_masked(), "the host line was left masked");
 }

@@ -11,7 +11,6 @@
 
 #include "uirq/twl4030.h"
 
-#define MAINLINE .init = fx_mainline, .fini = fx_teardown
 
 static void press_and_check(int *keys, int want_value)
 {
@@ -24,7 +23,7 @@ static void press_and_check(int *keys, int want_value)
 }
 
 /* PIH read fails: the thread says IRQ_NONE, the line is unmasked, INT1 is still low, the retry delivers. */
-UIRQ_TEST(faults, pih_read, MAINLINE)
+FX_TEST(faults, pih_read, fx_mainline, .timeout = 20)
 {
 	int keys = 0;
 
@@ -40,7 +39,7 @@ UIRQ_TEST(faults, pih_read, MAINLINE)
 }
 
 /* PWR_ISR1 read fails: nothing acknowledged, so INT1 stays low and the next PIH run delivers it. */
-UIRQ_TEST(faults, sih_read, MAINLINE)
+FX_TEST(faults, sih_read, fx_mainline, .timeout = 20)
 {
 	int keys = 0;
 
@@ -55,14 +54,14 @@ UIRQ_TEST(faults, sih_read, MAINLINE)
 }
 
 /* STS_HW_CONDITIONS read fails: logged, nothing reported; the release then matches the state; the next press works. */
-UIRQ_TEST(faults, status_read, MAINLINE)
+FX_TEST(faults, status_read, fx_mainline, .timeout = 20)
 {
 	int keys = 0;
 
 	settle();
 	assert_eq(uirq_i2c_sim_fail_nth(fx.sim, 3, -EIO), 0);
 	press();
-	assert_true(WAIT_UNTIL(log_count("twl4030: i2c error -5 while reading TWL4030 PM_MASTER "
+	assert_true(VIRTUAL_WAIT(log_count("twl4030: i2c error -5 while reading TWL4030 PM_MASTER "
 				       "STS_HW_CONDITIONS register") == 1, 1000));
 	settle();
 	assert_eq(collect(1, 20), 0, "the failed read reported something");
@@ -77,14 +76,14 @@ UIRQ_TEST(faults, status_read, MAINLINE)
 }
 
 /* A stuck bus on the status read: -ETIMEDOUT after the adapter timeout, then business as usual. */
-UIRQ_TEST(faults, status_read_timeout, MAINLINE, .timeout = 30)
+FX_TEST(faults, status_read_timeout, fx_mainline, .timeout = 30)
 {
 	int keys = 0;
 
 	settle();
 	assert_eq(uirq_i2c_sim_fail_nth(fx.sim, 3, -ETIMEDOUT), 0);
 	press();
-	assert_true(WAIT_UNTIL(log_count("twl4030: i2c error -110 while reading") == 1, 3000));
+	assert_true(VIRTUAL_WAIT(log_count("twl4030: i2c error -110 while reading") == 1, 3000));
 	settle();
 	release();
 	settle();
@@ -95,14 +94,14 @@ UIRQ_TEST(faults, status_read_timeout, MAINLINE, .timeout = 30)
 }
 
 /* Every transfer to the PIH fails for a while: the host line keeps being retried, never left masked. */
-UIRQ_TEST(faults, pih_unreachable_then_back, MAINLINE)
+FX_TEST(faults, pih_unreachable_then_back, fx_mainline, .timeout = 20)
 {
 	int keys = 0;
 
 	settle();
 	assert_eq(uirq_i2c_sim_fail_match(fx.sim, TWL4030_ADDR_AUDIO, -1, -EIO), 0);
 	press();
-	assert_true(WAIT_UNTIL(log_count("twl4030: I2C error -5 reading PIH ISR") >= 3, 1000));
+	assert_true(VIRTUAL_WAIT(log_count("twl4030: I2C error -5 reading PIH ISR") >= 3, 1000));
 	assert_eq(collect(1, 10), 0);
 	uirq_i2c_sim_clear_faults(fx.sim);
 	press_and_check(&keys, 1);
@@ -120,7 +119,7 @@ static void board_and_core(void)
 }
 
 /* The IMR write of the button's request fails: logged; PWRON stays masked; the next sync retries it. */
-UIRQ_TEST(faults, imr_write, .init = board_and_core, .fini = fx_teardown)
+FX_TEST(faults, imr_write, board_and_core, .timeout = 20)
 {
 	int keys = 0;
 
@@ -144,7 +143,7 @@ UIRQ_TEST(faults, imr_write, .init = board_and_core, .fini = fx_teardown)
 }
 
 /* The EDR write fails (EDR cleared beforehand): logged, edges stay off; the retry turns them on. */
-UIRQ_TEST(faults, edr_write, .init = board_and_core, .fini = fx_teardown)
+FX_TEST(faults, edr_write, board_and_core, .timeout = 20)
 {
 	struct uirq_i2c_msg msg = { .addr = TWL4030_ADDR_POWER, .len = 3,
 				    .buf = (uint8_t[]){ TWL4030_PWR_EDR1, 0x00, 0x00 } };
@@ -172,7 +171,7 @@ UIRQ_TEST(faults, edr_write, .init = board_and_core, .fini = fx_teardown)
 }
 
 /* The EDR read of the read-modify-write fails: nothing is written blind; retried on the next sync. */
-UIRQ_TEST(faults, edr_read, .init = board_and_core, .fini = fx_teardown)
+FX_TEST(faults, edr_read, board_and_core, .timeout = 20)
 {
 	int keys = 0;
 
@@ -193,7 +192,7 @@ UIRQ_TEST(faults, edr_read, .init = board_and_core, .fini = fx_teardown)
 }
 
 /* The probe's own init fails: the probe fails cleanly and a second one works. */
-UIRQ_TEST(faults, init_write, .init = fx_board, .fini = fx_teardown)
+FX_TEST(faults, init_write, fx_board, .timeout = 20)
 {
 	struct twl4030_irq *ti;
 

@@ -16,7 +16,9 @@ static void press_release(int *keys)
 	*keys += 2;
 }
 
-UIRQ_TEST(legacy, first_press_reports, .init = fx_legacy, .fini = fx_teardown)
+static bool reported_in_an_earlier_run;
+
+FX_TEST(legacy, first_press_reports, fx_legacy, .timeout = 20)
 {
 	int keys = 0, vals[8];
 
@@ -26,13 +28,19 @@ UIRQ_TEST(legacy, first_press_reports, .init = fx_legacy, .fini = fx_teardown)
 	assert_eq(reports(-1), 0, "nothing before the first press:\n%s", rep.text);
 
 	press_release(&keys);
-	assert_ge(reports(UIRQ_REPORT_SLEEP_INVALID), 1);
-	assert_ge(reports(UIRQ_REPORT_INCONSISTENT), 1);
-	assert_true(report_text_has("BUG: sleeping function called from invalid context"));
-	assert_true(report_text_has("twl4030-pwrbutton.c:"), "reported at the handler's read");
-	assert_true(report_text_has("inconsistent lock state"));
-	assert_true(report_text_has("bus_lock"), "the adapter's bus lock is named");
-	assert_true(report_text_has("IN-HARDIRQ"));
+	/* Once in a process, as the kernel's: the seeded runs after the first see none. */
+	if (!reported_in_an_earlier_run) {
+		assert_ge(reports(UIRQ_REPORT_SLEEP_INVALID), 1);
+		assert_ge(reports(UIRQ_REPORT_INCONSISTENT), 1);
+		assert_true(report_text_has("BUG: sleeping function called from invalid context"));
+		assert_true(report_text_has("twl4030-pwrbutton.c:"), "reported at the handler's read");
+		assert_true(report_text_has("inconsistent lock state"));
+		assert_true(report_text_has("bus_lock"), "the adapter's bus lock is named");
+		assert_true(report_text_has("IN-HARDIRQ"));
+	} else {
+		assert_eq(reports(-1), 0, "reported again in a later run:\n%s", rep.text);
+	}
+	reported_in_an_earlier_run = true;
 
 	/* Each problem is reported once; the button still works (user space survives the sleep). */
 	int n = reports(-1);
@@ -47,7 +55,7 @@ UIRQ_TEST(legacy, first_press_reports, .init = fx_legacy, .fini = fx_teardown)
 }
 
 /* The same presses through the mainline drivers: not a word from lockdep. */
-UIRQ_TEST(legacy, mainline_is_clean, .init = fx_mainline, .fini = fx_teardown)
+FX_TEST(legacy, mainline_is_clean, fx_mainline, .timeout = 20)
 {
 	int keys = 0;
 

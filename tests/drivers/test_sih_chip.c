@@ -8,7 +8,6 @@
 
 #include "uirq/twl4030.h"
 
-#define BOARD_AND_CORE .init = board_and_core, .fini = fx_teardown
 
 static void board_and_core(void)
 {
@@ -35,7 +34,7 @@ static void assert_read(int i, uint8_t reg, int len)
 }
 
 /* The button's request: set_type (EDGE_BOTH) and startup (unmask) reach the chip once, at sync_unlock. */
-UIRQ_TEST(sih_chip, request_writes_in_sync_unlock, BOARD_AND_CORE)
+FX_TEST(sih_chip, request_writes_in_sync_unlock, board_and_core, .timeout = 20)
 {
 	pid_t me = (pid_t)syscall(SYS_gettid);
 
@@ -59,7 +58,7 @@ UIRQ_TEST(sih_chip, request_writes_in_sync_unlock, BOARD_AND_CORE)
 	settle();
 }
 
-UIRQ_TEST(sih_chip, set_type_rewrites_only_its_edges, BOARD_AND_CORE)
+FX_TEST(sih_chip, set_type_rewrites_only_its_edges, board_and_core, .timeout = 20)
 {
 	fx_probe_pwrbutton(false);
 	settle();
@@ -101,7 +100,7 @@ UIRQ_TEST(sih_chip, set_type_rewrites_only_its_edges, BOARD_AND_CORE)
 	assert_eq(twl4030_peek(fx.twl, TWL4030_ADDR_POWER, TWL4030_PWR_EDR1), 0xf6);
 }
 
-UIRQ_TEST(sih_chip, disable_enable_free, BOARD_AND_CORE)
+FX_TEST(sih_chip, disable_enable_free, board_and_core, .timeout = 20)
 {
 	fx_probe_pwrbutton(false);
 	settle();
@@ -116,7 +115,7 @@ UIRQ_TEST(sih_chip, disable_enable_free, BOARD_AND_CORE)
 	uirq_disable_irq(fx.pwr_irq);
 	xl_start();
 	press();
-	assert_true(WAIT_UNTIL(!twl4030_int1_asserted(fx.twl) && !host_masked(), 1000));
+	assert_true(VIRTUAL_WAIT(!twl4030_int1_asserted(fx.twl) && !host_masked(), 1000));
 	msleep(20);
 	int n = xl_stop();
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "io_reports.h"
+#include "sim_runs.h"
 #include "uirq/input.h"
 
 static struct uirq_input_dev *dev;
@@ -99,18 +100,30 @@ static void *blocking_reader(void *arg)
 	return NULL;
 }
 
-UIRQ_TEST(evdev, blocking_read_wakes_on_sync, DEV_OPTS)
+/*
+ * The blocked-reader tests run in the deterministic mode (tests/sim_runs.h),
+ * the reader a task: after a virtual sleep it has run as far as it can, so
+ * "it has not returned" is exact, not 20 ms of hoping it got to block.
+ */
+static void sim_setup(unsigned int cpus)
+{
+	(void)cpus;	/* no CPUs: the reader and the test are the only tasks */
+	memset(&blocked, 0, sizeof(blocked));
+	setup();
+}
+
+SIM_TEST(evdev, blocking_read_wakes_on_sync, sim_setup, NULL, .timeout = 20)
 {
 	pthread_t t;
 
-	assert_eq(pthread_create(&t, NULL, blocking_reader, NULL), 0);
-	usleep(20000);
+	assert_eq(uirq_sim_thread_create(&t, NULL, blocking_reader, NULL, "reader"), 0);
+	uirq_sim_sleep_ns(20 * SIM_MS);
 	assert_false(__atomic_load_n(&blocked.done, __ATOMIC_ACQUIRE), "returned with nothing to read");
 	uirq_input_report_key(dev, KEY_POWER, 1);
-	usleep(20000);
+	uirq_sim_sleep_ns(20 * SIM_MS);
 	assert_false(__atomic_load_n(&blocked.done, __ATOMIC_ACQUIRE), "woke before the SYN_REPORT");
 	uirq_input_sync(dev);
-	assert_eq(pthread_join(t, NULL), 0);
+	assert_eq(uirq_sim_thread_join(t, NULL), 0);
 	assert_eq(blocked.ret, 2);
 	assert_eq(blocked.ev[0].code, KEY_POWER);
 	assert_eq(blocked.ev[1].code, SYN_REPORT);
@@ -118,15 +131,16 @@ UIRQ_TEST(evdev, blocking_read_wakes_on_sync, DEV_OPTS)
 	assert_no_reports();
 }
 
-UIRQ_TEST(evdev, unregister_wakes_blocked_reader, DEV_OPTS)
+SIM_TEST(evdev, unregister_wakes_blocked_reader, sim_setup, NULL, .timeout = 20)
 {
 	pthread_t t;
 	struct uirq_input_event ev[4];
 
-	assert_eq(pthread_create(&t, NULL, blocking_reader, NULL), 0);
-	usleep(20000);
+	assert_eq(uirq_sim_thread_create(&t, NULL, blocking_reader, NULL, "reader"), 0);
+	uirq_sim_sleep_ns(20 * SIM_MS);
+	assert_false(__atomic_load_n(&blocked.done, __ATOMIC_ACQUIRE), "returned with nothing to read");
 	uirq_input_unregister_device(dev);
-	assert_eq(pthread_join(t, NULL), 0);
+	assert_eq(uirq_sim_thread_join(t, NULL), 0);
 	assert_eq(blocked.ret, -ENODEV);
 	assert_true(readable(cl), "a gone device polls readable, so pollers find out");
 	assert_eq(uirq_input_read(cl, ev, 4, 0), -ENODEV, "and never blocks again");

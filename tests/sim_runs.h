@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A test body run in the deterministic mode (uirq/sim.h) under several
+ * seeds, on one CPU and on two, instead of once on the real scheduler with
+ * wall-clock waits.  There "the flow has seen it" and "nothing more came"
+ * are exact: a virtual sleep returns only once every other task is blocked
+ * or its own time comes, and handlers cost no virtual time, so a test
+ * sleeps (for free) past whatever it waits for and asserts the exact
+ * outcome, which a loaded host cannot delay.  The seeds still move the
+ * CPUs' and handler threads' steps between the test's calls.
+ *
+ * Only what the mode can schedule may run in the body: lines of uirq's own
+ * (swirq inputs, a chip raising with uirq_irq_raise(), eventfd lines the
+ * program made, timerfd lines), uirq's threads, and the test's threads made
+ * with uirq_sim_thread_create().  A handler's "work" is uirq_sim_sleep_ns(),
+ * never a real sleep (which would hold the only token for nothing).
+ */
+#ifndef UIRQ_TESTS_SIM_RUNS_H
+#define UIRQ_TESTS_SIM_RUNS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness.h"
+#include "uirq/sim.h"
+
+#define SIM_US 1000ull
+#define SIM_MS 1000000ull
+
+/* Seeds 1..SIM_RUNS: with cpus 0, the odd ones on two CPUs, the even ones on one. */
+#define SIM_RUNS 8
+
+static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus), void (*body)(void),
+			    void (*end)(void))
+{
+	for (uint64_t seed = 1; seed <= SIM_RUNS; seed++) {
+		unsigned int cpus = ncpus ? ncpus : 1 + (unsigned int)(seed % 2);
+
+		/* Deterministic: the last of these before a failure replays it. */
+		fprintf(stderr, "sim run: seed %llu, %u CPU(s)\n", (unsigned long long)seed, cpus);
+		assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
+		begin(cpus);
+		body();
+		if (end)
+			end();
+		assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu, %u CPU(s): %s", (unsigned long long)seed, cpus,
+			  uirq_sim_report());
+	}
+}
+
+/*
+ * UIRQ_TEST(suite, name, opts...) whose body runs under sim_runs() between
+ * begin(cpus) (the CPUs started in the mode, the test's state reset) and
+ * end() (every line freed, the CPUs stopped; NULL when the body does it);
+ * SIM_TEST_CPUS on a fixed number of CPUs.
+ */
+#define SIM_TEST_CPUS(suite, name, cpus, begin, end, ...)			\
+	static void suite##__##name##__body(void);				\
+	UIRQ_TEST(suite, name, __VA_ARGS__)					\
+	{									\
+		sim_runs(cpus, begin, suite##__##name##__body, end);		\
+	}									\
+	static void suite##__##name##__body(void)
+#define SIM_TEST(suite, name, begin, end, ...)	SIM_TEST_CPUS(suite, name, 0, begin, end, __VA_ARGS__)
+
+/*
+ * Yield until cond, at most n times: for waiting on a task that is always
+ * runnable (a spinning handler, a storm), which stops virtual time so that
+ * a sleep would never return.  A bound in steps, not time: exact in the
+ * mode.  cond's last value.
+ */
+#define SIM_YIELD_UNTIL(cond, n)						\
+	({									\
+		unsigned long sim_i_ = 0;					\
+										\
+		while (!(cond) && sim_i_++ < (unsigned long)(n))		\
+			uirq_sim_yield();					\
+		(cond);								\
+	})
+
+#endif
