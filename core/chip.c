@@ -97,6 +97,25 @@ void uirq_irq_set_handler(unsigned int irq, uirq_irq_flow_handler_t handle)
 	irq_put_desc_busunlock(desc, flags);
 }
 
+int uirq_irq_set_handler_data(unsigned int irq, void *data)
+{
+	unsigned long flags;
+	struct uirq_irq_desc *desc = irq_get_desc_buslock(irq, &flags);
+
+	if (!desc)
+		return -EINVAL;
+	desc->handler_data = data;
+	irq_put_desc_busunlock(desc, flags);
+	return 0;
+}
+
+void *uirq_irq_get_handler_data(unsigned int irq)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	return desc ? desc->handler_data : NULL;
+}
+
 void uirq_irq_set_chained_handler_and_data(unsigned int irq, uirq_irq_flow_handler_t handle,
 					   void *data)
 {

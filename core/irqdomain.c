@@ -2,7 +2,9 @@
 /*
  * Linear irq domains: one controller's hwirq -> irq map
  * (kernel/irq/irqdomain.c, the linear revmap only).  Lookups are lock-free
- * so a chained handler can demultiplex in hard-irq context.
+ * so a chained handler can demultiplex in hard-irq context.  A legacy
+ * domain maps lines its creator allocated already, all at once, and never
+ * frees them: its creator does.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@ struct uirq_irq_domain {
 	uirq_irq_flow_handler_t handle;
 	const struct uirq_irq_domain_ops *ops;
 	void *host_data;
+	bool legacy;			/* the descriptors are the creator's */
 	uirq_mutex_t lock;		/* creating and disposing mappings */
 	atomic_uint revmap[];		/* 0: unmapped */
 };
@@ -56,6 +59,52 @@ int uirq_irq_domain_create_linear(const char *name, unsigned int size,
 	return ret;
 }
 
+/* Point irq's data at domain d as hw (the mapping's side in the descriptor). */
+static void associate(struct uirq_irq_domain *d, unsigned int irq, unsigned long hw)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	unsigned long flags;
+
+	uirq_spin_lock_irqsave(&desc->lock, flags);
+	desc->irq_data.hwirq = hw;
+	desc->irq_data.domain = d;
+	/* A domain of one chip hands its lines the chip's data; a legacy line keeps its creator's. */
+	if (d && !d->legacy)
+		desc->irq_data.chip_data = d->chip_data;
+	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+}
+
+int uirq_irq_domain_create_legacy(const char *name, unsigned int size, unsigned int first_irq,
+				  unsigned long first_hwirq, const struct uirq_irq_domain_ops *ops,
+				  void *host_data, struct uirq_irq_domain **out)
+{
+	struct uirq_irq_domain *d;
+	int ret;
+
+	*out = NULL;
+	for (unsigned int i = 0; i < size; i++)
+		if (!irq_to_desc(first_irq + i))
+			return -EINVAL;
+	/* revmap covers hwirq 0..first_hwirq + size - 1, as the kernel's legacy domain does. */
+	ret = uirq_irq_domain_create_linear(name, (unsigned int)first_hwirq + size, ops, host_data, &d);
+	if (ret)
+		return ret;
+	d->legacy = true;
+	for (unsigned int i = 0; i < size; i++) {
+		unsigned long hw = first_hwirq + i;
+
+		associate(d, first_irq + i, hw);
+		if (ops && ops->map && (ret = ops->map(d, first_irq + i, hw))) {
+			associate(NULL, first_irq + i, 0);
+			uirq_irq_domain_remove(d);
+			return ret;
+		}
+		atomic_store_explicit(&d->revmap[hw], first_irq + i, memory_order_release);
+	}
+	*out = d;
+	return 0;
+}
+
 void *uirq_irq_domain_get_host_data(struct uirq_irq_domain *d)
 {
 	return d ? d->host_data : NULL;
@@ -83,14 +132,7 @@ unsigned int uirq_irq_create_mapping(struct uirq_irq_domain *d, unsigned long hw
 	if (ret < 0)
 		goto out;
 	irq = (unsigned int)ret;
-	struct uirq_irq_desc *desc = irq_to_desc(irq);
-	unsigned long flags;
-
-	uirq_spin_lock_irqsave(&desc->lock, flags);
-	desc->irq_data.hwirq = hwirq;
-	desc->irq_data.domain = d;
-	desc->irq_data.chip_data = d->chip_data;
-	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	associate(d, irq, hwirq);
 	if (d->ops && d->ops->map) {
 		if (d->ops->map(d, irq, hwirq)) {
 			uirq_irq_free_descs(irq, 1);
@@ -118,7 +160,10 @@ void uirq_irq_domain_remove(struct uirq_irq_domain *d)
 			continue;
 		if (d->ops && d->ops->unmap)
 			d->ops->unmap(d, irq);
-		uirq_irq_free_descs(irq, 1);
+		if (d->legacy)
+			associate(NULL, irq, 0);
+		else
+			uirq_irq_free_descs(irq, 1);
 	}
 	uirq_mutex_unlock(&d->lock);
 	uirq_mutex_destroy(&d->lock);
@@ -139,7 +184,10 @@ void uirq_irq_dispose_mapping(unsigned int virq)
 		atomic_store(&d->revmap[hw], 0);
 		if (d->ops && d->ops->unmap)
 			d->ops->unmap(d, virq);
-		uirq_irq_free_descs(virq, 1);
+		if (d->legacy)
+			associate(NULL, virq, 0);
+		else
+			uirq_irq_free_descs(virq, 1);
 	}
 	uirq_mutex_unlock(&d->lock);
 }

@@ -16,7 +16,7 @@
 #include "uirq/gpio-pwrbutton.h"
 
 struct gpio_pwrbutton {
-	struct input_dev *input;
+	struct uirq_input_dev *input;	/* the caller's (a uirq device: reports go straight to it) */
 	struct uirq_fd_line *line;
 	unsigned int irq;
 	bool active_low;
@@ -35,8 +35,8 @@ static irqreturn_t gpio_pwrbutton_thread(int irq, void *_pb)
 		__atomic_fetch_add(&pb->empty, 1, __ATOMIC_RELAXED);
 		return IRQ_NONE;
 	}
-	input_report_key(pb->input, KEY_POWER, (ev.kind == UIRQ_TYPE_EDGE_RISING) != pb->active_low);
-	input_sync(pb->input);
+	uirq_input_report_key(pb->input, KEY_POWER, (ev.kind == UIRQ_TYPE_EDGE_RISING) != pb->active_low);
+	uirq_input_sync(pb->input);
 	__atomic_fetch_add(&pb->reported, 1, __ATOMIC_RELAXED);
 	return IRQ_HANDLED;
 }

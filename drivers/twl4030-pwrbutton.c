@@ -116,7 +116,7 @@ void twl4030_pwrbutton_remove(struct twl4030_pwrbutton *pwr)
 	kfree(pwr);
 }
 
-struct input_dev *twl4030_pwrbutton_input(struct twl4030_pwrbutton *pwr)
+struct uirq_input_dev *twl4030_pwrbutton_input(struct twl4030_pwrbutton *pwr)
 {
-	return pwr->input;
+	return uirq_compat_input_dev(pwr->input);
 }

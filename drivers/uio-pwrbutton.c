@@ -22,7 +22,7 @@
 #include "uirq/uio-pwrbutton.h"
 
 struct uio_pwrbutton {
-	struct input_dev *input;
+	struct uirq_input_dev *input;	/* the caller's (a uirq device: reports go straight to it) */
 	struct i2c_client *client;
 	volatile u8 *regs;
 	unsigned int irq;
@@ -62,8 +62,8 @@ static irqreturn_t uio_pwrbutton_thread(int irq, void *_pb)
 		       (int)value, pb->reg, pb->client->addr);
 		return IRQ_HANDLED;
 	}
-	input_report_key(pb->input, KEY_POWER, (value & pb->mask) != 0);
-	input_sync(pb->input);
+	uirq_input_report_key(pb->input, KEY_POWER, (value & pb->mask) != 0);
+	uirq_input_sync(pb->input);
 	return IRQ_HANDLED;
 }
 

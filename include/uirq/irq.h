@@ -153,6 +153,10 @@ void uirq_irq_set_chained_handler_and_data(unsigned int irq, uirq_irq_flow_handl
 					   void *data);
 /* The handler data of a chained line. */
 void *uirq_irq_desc_get_handler_data(struct uirq_irq_desc *desc);
+/* Set a line's handler data (the kernel's irq_set_handler_data()): 0, or -EINVAL for no such irq. */
+int uirq_irq_set_handler_data(unsigned int irq, void *data);
+/* A line's handler data, or NULL. */
+void *uirq_irq_get_handler_data(unsigned int irq);
 /* Mark a line's handlers as nested: their thread_fn runs in the parent's thread. */
 void uirq_irq_set_nested_thread(unsigned int irq, bool nest);
 /* Record the parent line, through which a nested line is resent. */
@@ -178,6 +182,15 @@ struct uirq_irq_domain_ops {
 int uirq_irq_domain_create_linear(const char *name, unsigned int size,
 				  const struct uirq_irq_domain_ops *ops, void *host_data,
 				  struct uirq_irq_domain **out);
+/*
+ * A legacy domain (irq_domain_add_legacy): size lines the caller allocated
+ * already, first_irq.., mapped now to hwirqs first_hwirq.., ops->map() (if
+ * any) called for each.  Removing the domain leaves the descriptors to the
+ * caller.  -EINVAL (size 0 or a line missing), -ENOMEM, or map()'s error.
+ */
+int uirq_irq_domain_create_legacy(const char *name, unsigned int size, unsigned int first_irq,
+				  unsigned long first_hwirq, const struct uirq_irq_domain_ops *ops,
+				  void *host_data, struct uirq_irq_domain **out);
 /* The host_data given at creation (the kernel's d->host_data). */
 void *uirq_irq_domain_get_host_data(struct uirq_irq_domain *d);
 /* Undo one mapping made by uirq_irq_create_mapping(); the line must be free. */

@@ -85,6 +85,7 @@ expect_none "every exported name is declared in an installed header" "$undocumen
 # create nothing: lookups and accessors, listed here by name.
 lookups=" uirq_i2c_sim_adapter uirq_input_get_drvdata uirq_input_type_name uirq_input_code_name
  uirq_uinput_devnode uirq_irq_to_desc uirq_irq_get_irq_data uirq_irq_desc_get_handler_data
+ uirq_irq_get_handler_data
  uirq_irq_domain_get_host_data uirq_irq_desc_get_chip uirq_irq_desc_get_irq_data uirq_free_irq
  uirq_lockdep_kind_name uirq_swirq_domain uirq_sim_report uirq_sim_task_name "
 pointers=

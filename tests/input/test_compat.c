@@ -48,7 +48,7 @@ UIRQ_TEST(compat, driver_shape, OPTS)
 	struct i2c_board_info info = { I2C_BOARD_INFO("twl4030", 0x4b) };
 	struct pwr pwr;
 	struct uirq_input_client *c;
-	struct input_event ev[4];	/* uirq's, same layout as the kernel's */
+	struct uirq_input_event ev[4];	/* the reader's side is uirq's: the layout of the kernel's */
 	struct i2c_msg probe = { .addr = 0x4b, .flags = I2C_M_RD, .len = 1, .buf = &status };
 
 	assert_eq(uirq_i2c_sim_new("omap_i2c.1", 2600000, &sim), 0);
@@ -65,7 +65,7 @@ UIRQ_TEST(compat, driver_shape, OPTS)
 	pwr.idev->id.bustype = BUS_I2C;
 	input_set_capability(pwr.idev, EV_KEY, KEY_POWER);
 	assert_eq(input_register_device(pwr.idev), 0);
-	assert_eq(uirq_input_open(pwr.idev, &c), 0);
+	assert_eq(uirq_input_open(uirq_compat_input_dev(pwr.idev), &c), 0);
 
 	status = STS_PWON;
 	powerbutton_irq(&pwr);

@@ -1,37 +1,111 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Kernel names for input devices (uirq/input.h).  The system's uAPI
- * <linux/input.h> comes first for BUS_* and the event codes; after it,
- * struct input_event and input_event() both mean uirq's (same layout).
+ * Input devices as drivers see them (compat/input.c): the kernel's struct
+ * input_dev - name, phys, id, the capability bitmaps, a keycode map, open
+ * and close, an embedded struct device - backed by a uirq input device
+ * (uirq/input.h) that input_allocate_device() makes with it and
+ * input_register_device() fills from it.  Events go to the uirq device:
+ * filtered and framed as the kernel does; before registration they are
+ * dropped, as the kernel's are when no handler listens.
+ *
+ * The system's uAPI <linux/input.h> comes first for the event codes,
+ * BUS_*, struct input_id and struct input_absinfo.
  */
 #ifndef UIRQ_COMPAT_LINUX_INPUT_H
 #define UIRQ_COMPAT_LINUX_INPUT_H
 
 #include_next <linux/input.h>
+#include <linux/bitops.h>
+#include <linux/device.h>
 #include "uirq/input.h"
 
-#define input_dev			uirq_input_dev
-#define input_id			uirq_input_id
-#define input_value			uirq_input_value
-#define input_event			uirq_input_event	/* the struct and the function */
+struct input_dev {
+	const char *name;
+	const char *phys;
+	const char *uniq;
+	struct input_id id;
 
-/* The kernel's shape: the device, or NULL. */
-static inline struct uirq_input_dev *input_allocate_device(void)
+	unsigned long propbit[BITS_TO_LONGS(INPUT_PROP_CNT)];
+	unsigned long evbit[BITS_TO_LONGS(EV_CNT)];
+	unsigned long keybit[BITS_TO_LONGS(KEY_CNT)];
+	unsigned long relbit[BITS_TO_LONGS(REL_CNT)];
+	unsigned long absbit[BITS_TO_LONGS(ABS_CNT)];
+	unsigned long mscbit[BITS_TO_LONGS(MSC_CNT)];
+	unsigned long ledbit[BITS_TO_LONGS(LED_CNT)];
+	unsigned long sndbit[BITS_TO_LONGS(SND_CNT)];
+	unsigned long ffbit[BITS_TO_LONGS(FF_CNT)];
+	unsigned long swbit[BITS_TO_LONGS(SW_CNT)];
+
+	unsigned int hint_events_per_packet;
+	unsigned int keycodemax;
+	unsigned int keycodesize;
+	void *keycode;
+	struct input_absinfo *absinfo;
+
+	int (*open)(struct input_dev *dev);
+	void (*close)(struct input_dev *dev);
+
+	struct device dev;
+	bool devres_managed;
+
+	/* uirq's: the device events go to, made with this one; set once it is registered */
+	struct uirq_input_dev *uirq;
+	_Atomic bool uirq_registered;
+};
+
+#define to_input_dev(d)	container_of((d), struct input_dev, dev)
+
+/* A new device, or NULL. */
+struct input_dev *input_allocate_device(void);
+/* As input_allocate_device(), unregistered (or freed) when dev's driver unbinds. */
+struct input_dev *devm_input_allocate_device(struct device *dev);
+/* Free a device that was never registered. */
+void input_free_device(struct input_dev *dev);
+/* Make it live (capabilities, names copied to the uirq device): 0 or -errno. */
+int input_register_device(struct input_dev *dev);
+void input_unregister_device(struct input_dev *dev);
+void input_set_capability(struct input_dev *dev, unsigned int type, unsigned int code);
+void input_event(struct input_dev *dev, unsigned int type, unsigned int code, int value);
+
+static inline void input_report_key(struct input_dev *dev, unsigned int code, int value)
 {
-	struct uirq_input_dev *dev;
-
-	uirq_input_allocate_device(&dev);
-	return dev;
+	input_event(dev, EV_KEY, code, !!value);
 }
-#define input_free_device(d)		uirq_input_free_device(d)
-#define input_register_device(d)	uirq_input_register_device(d)
-#define input_unregister_device(d)	uirq_input_unregister_device(d)
-#define input_set_capability(d, t, c)	uirq_input_set_capability((d), (t), (c))
-#define input_report_key(d, c, v)	uirq_input_report_key((d), (c), (v))
-#define input_report_switch(d, c, v)	uirq_input_report_switch((d), (c), (v))
-#define input_report_rel(d, c, v)	uirq_input_report_rel((d), (c), (v))
-#define input_sync(d)			uirq_input_sync(d)
-#define input_set_drvdata(d, p)		uirq_input_set_drvdata((d), (p))
-#define input_get_drvdata(d)		uirq_input_get_drvdata(d)
+
+static inline void input_report_rel(struct input_dev *dev, unsigned int code, int value)
+{
+	input_event(dev, EV_REL, code, value);
+}
+
+static inline void input_report_abs(struct input_dev *dev, unsigned int code, int value)
+{
+	input_event(dev, EV_ABS, code, value);
+}
+
+static inline void input_report_switch(struct input_dev *dev, unsigned int code, int value)
+{
+	input_event(dev, EV_SW, code, !!value);
+}
+
+static inline void input_sync(struct input_dev *dev)
+{
+	input_event(dev, EV_SYN, SYN_REPORT, 0);
+}
+
+static inline void input_set_drvdata(struct input_dev *dev, void *data)
+{
+	dev_set_drvdata(&dev->dev, data);
+}
+
+static inline void *input_get_drvdata(struct input_dev *dev)
+{
+	return dev_get_drvdata(&dev->dev);
+}
+
+/* The uirq input device behind dev (for a board or a reader: uirq_input_open()). */
+static inline struct uirq_input_dev *uirq_compat_input_dev(struct input_dev *dev)
+{
+	return dev ? dev->uirq : NULL;
+}
 
 #endif

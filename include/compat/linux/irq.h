@@ -32,9 +32,20 @@ typedef unsigned long irq_hw_number_t;
 #define IRQ_NOAUTOEN		UIRQ_NOAUTOEN
 #define IRQ_NOTHREAD		UIRQ_NOTHREAD
 #define IRQ_NESTED_THREAD	UIRQ_NESTED_THREAD
+/* The kernel's other settings, at its values; uirq keeps none of them (no probing, balancing or per-CPU lines). */
+#define IRQ_LEVEL		(1u << 8)
+#define IRQ_PER_CPU		(1u << 9)
+#define IRQ_NOPROBE		(1u << 10)
+#define IRQ_NO_BALANCING	(1u << 13)
+#define IRQ_MOVE_PCNTXT		(1u << 14)
 
 #define IRQCHIP_ONESHOT_SAFE	UIRQCHIP_ONESHOT_SAFE
 #define IRQCHIP_EOI_THREADED	UIRQCHIP_EOI_THREADED
+/* The kernel's chip flags uirq has no use for (no wakeup, no suspend, no masking on suspend). */
+#define IRQCHIP_SET_TYPE_MASKED	(1u << 0)
+#define IRQCHIP_EOI_IF_HANDLED	(1u << 1)
+#define IRQCHIP_MASK_ON_SUSPEND	(1u << 2)
+#define IRQCHIP_SKIP_SET_WAKE	(1u << 4)
 
 #define IRQ_SET_MASK_OK		UIRQ_IRQ_SET_MASK_OK
 #define IRQ_SET_MASK_OK_NOCOPY	UIRQ_IRQ_SET_MASK_OK_NOCOPY
@@ -49,7 +60,8 @@ typedef unsigned long irq_hw_number_t;
 #define chained_irq_enter(c, d)	uirq_chained_irq_enter((c), (d))
 #define chained_irq_exit(c, d)	uirq_chained_irq_exit((c), (d))
 
-#define irq_alloc_descs(irq, from, cnt, node)	uirq_irq_alloc_descs((irq), (from), (cnt))
+/* The NUMA node is ignored; from 0 is taken as 1 (irq 0 is never valid here). */
+#define irq_alloc_descs(irq, from, cnt, node)	uirq_irq_alloc_descs((irq), (from) ? (from) : 1, (cnt))
 #define irq_free_descs(from, cnt)		uirq_irq_free_descs((from), (cnt))
 #define irq_to_desc(irq)			uirq_irq_to_desc(irq)
 #define irq_get_irq_data(irq)			uirq_irq_get_irq_data(irq)
@@ -72,5 +84,17 @@ typedef unsigned long irq_hw_number_t;
 #define irq_set_status_flags(irq, set)		uirq_irq_modify_status((irq), 0, (set))
 #define irq_clear_status_flags(irq, clr)	uirq_irq_modify_status((irq), (clr), 0)
 #define irq_set_noprobe(irq)			((void)(irq))
+#define irq_set_handler_data(irq, d)		uirq_irq_set_handler_data((irq), (d))
+#define irq_get_handler_data(irq)		uirq_irq_get_handler_data(irq)
+#define irq_get_trigger_type(irq)		uirq_irq_get_trigger_type(irq)
+/* The type the line has now: inside a chip's irq_set_type(), the one being replaced. */
+#define irqd_get_trigger_type(d)		uirq_irq_get_trigger_type((d)->irq)
+
+/*
+ * A chip whose callbacks do nothing, for a demultiplexer's lines that the
+ * parent masks (compat/irq.c): startup answers 0, the rest return.
+ */
+extern struct irq_chip dummy_irq_chip;
+extern struct irq_chip no_irq_chip;
 
 #endif

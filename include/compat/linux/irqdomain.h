@@ -9,6 +9,8 @@
 #include <linux/irq.h>
 #include "uirq/irq.h"
 
+struct device_node;
+
 #define irq_domain		uirq_irq_domain
 #define irq_domain_ops		uirq_irq_domain_ops
 
@@ -26,6 +28,20 @@ uirq_compat_irq_domain_create_linear(unsigned int size, const struct uirq_irq_do
 	uirq_compat_irq_domain_create_linear((size), (ops), (data))
 #define irq_domain_create_linear(fwnode, size, ops, data) \
 	uirq_compat_irq_domain_create_linear((size), (ops), (data))
+/* The kernel's ops with nothing to set up per line (its translation is the device tree's, absent here). */
+extern const struct irq_domain_ops irq_domain_simple_ops;
+
+/* The kernel's shape: lines first_irq.. the caller allocated, mapped at once; the domain or NULL. */
+static inline struct uirq_irq_domain *irq_domain_add_legacy(struct device_node *node, unsigned int size,
+							    unsigned int first_irq, irq_hw_number_t first_hwirq,
+							    const struct uirq_irq_domain_ops *ops,
+							    void *host_data)
+{
+	struct uirq_irq_domain *d;
+
+	(void)node;
+	return uirq_irq_domain_create_legacy(NULL, size, first_irq, first_hwirq, ops, host_data, &d) ? NULL : d;
+}
 #define irq_domain_get_host_data(d)	uirq_irq_domain_get_host_data(d)
 #define irq_domain_remove(d)		uirq_irq_domain_remove(d)
 #define irq_create_mapping(d, hw)	uirq_irq_create_mapping((d), (hw))

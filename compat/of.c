@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device-tree nodes built by a board in C, and the readers drivers use
+ * (drivers/of/base.c and property.c's answers): a u32 property holds its
+ * cells in the host's order (a board writes numbers, not a flattened
+ * big-endian blob), a string list is NUL-separated.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/of.h>
+
+struct property *of_find_property(const struct device_node *np, const char *name, int *lenp)
+{
+	for (struct property *p = np ? np->properties : NULL; p; p = p->next) {
+		if (!strcmp(p->name, name)) {
+			if (lenp)
+				*lenp = p->length;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+const void *of_get_property(const struct device_node *np, const char *name, int *lenp)
+{
+	struct property *p = of_find_property(np, name, lenp);
+
+	return p ? p->value : NULL;
+}
+
+bool of_property_read_bool(const struct device_node *np, const char *name)
+{
+	return of_find_property(np, name, NULL) != NULL;
+}
+
+int of_property_count_elems_of_size(const struct device_node *np, const char *name, int elem_size)
+{
+	struct property *p = of_find_property(np, name, NULL);
+
+	if (!p)
+		return -EINVAL;
+	if (!p->value)
+		return -ENODATA;
+	if (p->length % elem_size)
+		return -EINVAL;
+	return p->length / elem_size;
+}
+
+int of_property_read_u32_array(const struct device_node *np, const char *name, u32 *out, size_t n)
+{
+	struct property *p = of_find_property(np, name, NULL);
+
+	if (!p)
+		return -EINVAL;
+	if (!p->value)
+		return -ENODATA;
+	if ((size_t)p->length < n * sizeof(u32))
+		return -EOVERFLOW;
+	memcpy(out, p->value, n * sizeof(u32));
+	return 0;
+}
+
+int of_property_read_u32_index(const struct device_node *np, const char *name, u32 index, u32 *out)
+{
+	struct property *p = of_find_property(np, name, NULL);
+
+	if (!p)
+		return -EINVAL;
+	if (!p->value)
+		return -ENODATA;
+	if ((size_t)p->length < (index + 1) * sizeof(u32))
+		return -EOVERFLOW;
+	memcpy(out, (const u32 *)p->value + index, sizeof(u32));
+	return 0;
+}
+
+int of_property_read_string(const struct device_node *np, const char *name, const char **out)
+{
+	struct property *p = of_find_property(np, name, NULL);
+
+	if (!p)
+		return -EINVAL;
+	if (!p->value)
+		return -ENODATA;
+	if (!memchr(p->value, '\0', (size_t)p->length))
+		return -EILSEQ;
+	*out = p->value;
+	return 0;
+}
+
+bool of_device_is_compatible(const struct device_node *np, const char *compat)
+{
+	int len;
+	const char *s = of_get_property(np, "compatible", &len);
+
+	for (const char *end = s + (s ? len : 0); s && s < end; s += strlen(s) + 1)
+		if (!strcmp(s, compat))
+			return true;
+	return false;
+}
+
+bool of_device_is_available(const struct device_node *np)
+{
+	const char *status;
+
+	if (!np)
+		return false;
+	if (of_property_read_string(np, "status", &status))
+		return true;
+	return !strcmp(status, "okay") || !strcmp(status, "ok");
+}
+
+const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *np)
+{
+	for (; np && matches && (matches->compatible[0] || matches->name[0] || matches->type[0]); matches++)
+		if (matches->compatible[0] && of_device_is_compatible(np, matches->compatible))
+			return matches;
+	return NULL;
+}
+
+const void *of_device_get_match_data(const struct device *dev)
+{
+	const struct of_device_id *id;
+
+	if (!dev->driver || !dev->of_node)
+		return NULL;
+	id = of_match_node(dev->driver->of_match_table, dev->of_node);
+	return id ? id->data : NULL;
+}
+
+struct device_node *of_get_child_by_name(const struct device_node *np, const char *name)
+{
+	for (struct device_node *c = np ? np->child : NULL; c; c = c->sibling)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+/* ---- building ---- */
+
+struct device_node *uirq_of_node_new(struct device_node *parent, const char *name)
+{
+	struct device_node *np = calloc(1, sizeof(*np));
+
+	if (!np)
+		return NULL;
+	np->name = strdup(name);
+	np->full_name = np->name;
+	if (!np->name) {
+		free(np);
+		return NULL;
+	}
+	np->parent = parent;
+	if (parent) {
+		struct device_node **pp = &parent->child;
+
+		while (*pp)
+			pp = &(*pp)->sibling;
+		*pp = np;
+	}
+	return np;
+}
+
+/* A property of len bytes copied from value (NULL: a flag); 0 or -ENOMEM. */
+static int add_property(struct device_node *np, const char *name, const void *value, size_t len)
+{
+	struct property *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->name = strdup(name);
+	p->value = value ? malloc(len ? len : 1) : NULL;
+	if (!p->name || (value && !p->value)) {
+		free(p->name);
+		free(p->value);
+		free(p);
+		return -ENOMEM;
+	}
+	if (value)
+		memcpy(p->value, value, len);
+	p->length = (int)len;
+	struct property **pp = &np->properties;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	*pp = p;
+	return 0;
+}
+
+int uirq_of_node_add_u32s(struct device_node *np, const char *name, const u32 *vals, size_t n)
+{
+	return add_property(np, name, vals, n * sizeof(u32));
+}
+
+int uirq_of_node_add_string(struct device_node *np, const char *name, const char *value)
+{
+	return add_property(np, name, value, strlen(value) + 1);
+}
+
+int uirq_of_node_add_bool(struct device_node *np, const char *name)
+{
+	return add_property(np, name, NULL, 0);
+}
+
+void uirq_of_node_free(struct device_node *np)
+{
+	if (!np)
+		return;
+	while (np->child) {
+		struct device_node *c = np->child;
+
+		np->child = c->sibling;
+		c->parent = NULL;
+		uirq_of_node_free(c);
+	}
+	if (np->parent) {
+		for (struct device_node **pp = &np->parent->child; *pp; pp = &(*pp)->sibling) {
+			if (*pp == np) {
+				*pp = np->sibling;
+				break;
+			}
+		}
+	}
+	while (np->properties) {
+		struct property *p = np->properties;
+
+		np->properties = p->next;
+		free(p->name);
+		free(p->value);
+		free(p);
+	}
+	free((char *)np->name);
+	free(np);
+}

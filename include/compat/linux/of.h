@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device-tree nodes, as a board describes its devices (compat/of.c): a
+ * node has a name, a compatible list, properties (u32 arrays, strings,
+ * flags) and a parent; a driver's of_match_table matches a device whose
+ * node is compatible, and the property readers answer as the kernel's do
+ * (-EINVAL: no such property, -ENODATA: no value, -EOVERFLOW: too short).
+ * There is no flattened tree to parse: a board builds its nodes in C
+ * (uirq_of_node_new(), uirq_of_node_add_*()).
+ */
+#ifndef UIRQ_COMPAT_LINUX_OF_H
+#define UIRQ_COMPAT_LINUX_OF_H
+
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/mod_devicetable.h>
+#include <linux/types.h>
+
+struct property {
+	char *name;
+	int length;		/* bytes of value */
+	void *value;		/* u32 cells in the host's order, or NUL-separated strings */
+	struct property *next;
+};
+
+struct device_node {
+	const char *name;
+	const char *full_name;
+	struct property *properties;
+	struct device_node *parent;
+	struct device_node *child;
+	struct device_node *sibling;
+};
+
+struct device;
+
+#define of_match_ptr(table)	(table)
+#define for_each_child_of_node(parent, child)					\
+	for ((child) = (parent) ? (parent)->child : NULL; (child); (child) = (child)->sibling)
+#define for_each_available_child_of_node(parent, child)	for_each_child_of_node(parent, child)
+
+static inline struct device_node *of_node_get(struct device_node *node)
+{
+	return node;
+}
+
+static inline void of_node_put(struct device_node *node)
+{
+	(void)node;
+}
+
+struct property *of_find_property(const struct device_node *np, const char *name, int *lenp);
+const void *of_get_property(const struct device_node *np, const char *name, int *lenp);
+bool of_property_read_bool(const struct device_node *np, const char *name);
+int of_property_read_u32_array(const struct device_node *np, const char *name, u32 *out, size_t n);
+int of_property_read_u32_index(const struct device_node *np, const char *name, u32 index, u32 *out);
+int of_property_read_string(const struct device_node *np, const char *name, const char **out);
+int of_property_count_elems_of_size(const struct device_node *np, const char *name, int elem_size);
+bool of_device_is_compatible(const struct device_node *np, const char *compat);
+bool of_device_is_available(const struct device_node *np);
+/* The entry of matches np is compatible with, or NULL. */
+const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *np);
+/* The match data of the entry the device's node matches in its driver's table, or NULL. */
+const void *of_device_get_match_data(const struct device *dev);
+struct device_node *of_get_child_by_name(const struct device_node *np, const char *name);
+
+static inline int of_property_read_u32(const struct device_node *np, const char *name, u32 *out)
+{
+	return of_property_read_u32_array(np, name, out, 1);
+}
+
+static inline int of_property_count_u32_elems(const struct device_node *np, const char *name)
+{
+	return of_property_count_elems_of_size(np, name, sizeof(u32));
+}
+
+/* ---- the board's side: building nodes ---- */
+
+/* A node called name under parent (NULL: a root), or NULL. */
+struct device_node *uirq_of_node_new(struct device_node *parent, const char *name);
+/* Properties; each 0 or -ENOMEM.  A string list is NUL-separated, as "compatible" is. */
+int uirq_of_node_add_u32s(struct device_node *np, const char *name, const u32 *vals, size_t n);
+int uirq_of_node_add_string(struct device_node *np, const char *name, const char *value);
+int uirq_of_node_add_bool(struct device_node *np, const char *name);
+/* Free a node, its properties and its children. */
+void uirq_of_node_free(struct device_node *np);
+
+#endif
