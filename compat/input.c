@@ -14,6 +14,21 @@
 #include <linux/errno.h>
 #include <linux/input.h>
 
+static DEFINE_MUTEX(devices_lock);
+static struct input_dev *devices;	/* registered, under devices_lock */
+
+struct input_dev *uirq_compat_input_find(const struct device *parent)
+{
+	struct input_dev *found = NULL;
+
+	mutex_lock(&devices_lock);
+	for (struct input_dev *d = devices; d && !found; d = d->uirq_next)
+		if (d->dev.parent == parent)
+			found = d;
+	mutex_unlock(&devices_lock);
+	return found;
+}
+
 struct input_dev *input_allocate_device(void)
 {
 	struct input_dev *dev = calloc(1, sizeof(*dev));
@@ -103,12 +118,24 @@ int input_register_device(struct input_dev *dev)
 		return ret;
 	dev_set_name(&dev->dev, "input%d", uirq_input_device_nr(u));
 	atomic_store_explicit(&dev->uirq_registered, true, memory_order_release);
+	mutex_lock(&devices_lock);
+	dev->uirq_next = devices;
+	devices = dev;
+	mutex_unlock(&devices_lock);
 	return 0;
 }
 
 /* Unregister (the uirq device goes with its last user) and free. */
 static void unregister_and_free(struct input_dev *dev)
 {
+	mutex_lock(&devices_lock);
+	for (struct input_dev **pp = &devices; *pp; pp = &(*pp)->uirq_next) {
+		if (*pp == dev) {
+			*pp = dev->uirq_next;
+			break;
+		}
+	}
+	mutex_unlock(&devices_lock);
 	atomic_store(&dev->uirq_registered, false);
 	uirq_input_unregister_device(dev->uirq);
 	input_dev_free(dev);

@@ -33,6 +33,10 @@
 #include "uirq/lockdep.h"
 #include "uirq/printk.h"
 #include "uirq/twl4030-drivers.h"
+#ifdef FX_UPSTREAM
+/* The same tests on the kernel's unmodified drivers (-Dupstream=enabled: tests/upstream). */
+#include "uirq-upstream.h"
+#endif
 
 struct fixture {
 	struct uirq_board *b;
@@ -40,6 +44,7 @@ struct fixture {
 	struct uirq_i2c_sim *sim;
 	struct twl4030_irq *ti;
 	struct twl4030_pwrbutton *pwr;
+	struct uirq_upstream_twl4030 *up;	/* FX_UPSTREAM: the kernel's drivers, both at once */
 	struct uirq_input_client *client;
 	unsigned int host_irq, pwr_irq;
 	bool expect_reports;		/* the seed patch's tests */
@@ -185,8 +190,35 @@ static inline void fx_probe_pwrbutton(bool legacy)
 static inline void fx_mainline(void)
 {
 	fx_board();
+#ifdef FX_UPSTREAM
+	int ret = uirq_upstream_twl4030_probe(uirq_board_i2c(fx.b), fx.host_irq, &fx.up);
+
+	assert_eq(ret, 0, "uirq_upstream_twl4030_probe: %d", ret);
+	fx.pwr_irq = uirq_upstream_twl4030_irq_base(fx.up) + TWL4030_PWR_IRQ_PWRON;
+	assert_eq(uirq_input_open(uirq_upstream_twl4030_input(fx.up), &fx.client), 0);
+#else
 	fx_probe_irq(0);
 	fx_probe_pwrbutton(false);
+#endif
+}
+
+/* The power button's input device and the first of the TWL4030's irqs, whichever drivers run. */
+static inline struct uirq_input_dev *fx_input(void)
+{
+#ifdef FX_UPSTREAM
+	return uirq_upstream_twl4030_input(fx.up);
+#else
+	return twl4030_pwrbutton_input(fx.pwr);
+#endif
+}
+
+static inline unsigned int fx_irq_base(void)
+{
+#ifdef FX_UPSTREAM
+	return uirq_upstream_twl4030_irq_base(fx.up);
+#else
+	return twl4030_irq_base(fx.ti);
+#endif
 }
 
 static inline void fx_legacy(void)
@@ -227,6 +259,9 @@ static inline void fx_teardown(void)
 		uirq_input_close(fx.client);
 	twl4030_pwrbutton_remove(fx.pwr);
 	twl4030_irq_remove(fx.ti);
+#ifdef FX_UPSTREAM
+	uirq_upstream_twl4030_remove(fx.up);
+#endif
 	uirq_board_destroy(fx.b);
 	uirq_cpus_stop();
 	uirq_log_set_sink(NULL, NULL);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/compiler_types.h>
+#include <linux/errno.h>
 
 #define MAX_ERRNO	4095
 #define IS_ERR_VALUE(x)	unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)

@@ -51,6 +51,7 @@ struct input_dev {
 	/* uirq's: the device events go to, made with this one; set once it is registered */
 	struct uirq_input_dev *uirq;
 	_Atomic bool uirq_registered;
+	struct input_dev *uirq_next;	/* the registered devices, as the kernel's input_dev_list */
 };
 
 #define to_input_dev(d)	container_of((d), struct input_dev, dev)
@@ -101,6 +102,12 @@ static inline void *input_get_drvdata(struct input_dev *dev)
 {
 	return dev_get_drvdata(&dev->dev);
 }
+
+/*
+ * The registered device whose parent is parent (the first, if several), or
+ * NULL: how a board finds the input device a driver made on its device.
+ */
+struct input_dev *uirq_compat_input_find(const struct device *parent);
 
 /* The uirq input device behind dev (for a board or a reader: uirq_input_open()). */
 static inline struct uirq_input_dev *uirq_compat_input_dev(struct input_dev *dev)
