@@ -26,9 +26,10 @@ uirq_need_packages() {
 # libdw (elfutils): function, file:line and variable names in lockdep reports.
 UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev libevdev-dev libi2c-dev libdw-dev)
 # What the test suite needs on top: the test framework (Check), valgrind, and g++ (the installed
-# headers must compile as C++: tests/abi), patch (tests/sim-bugs applies its variants at build time);
+# headers must compile as C++: tests/abi), patch (tests/sim-bugs applies its variants at build time),
+# xz (scripts/upstream.sh takes the kernel's files out of linux-source-6.1's tarball);
 # the sanitizers come with gcc.
-UIRQ_TEST_PACKAGES=(check valgrind g++ patch)
+UIRQ_TEST_PACKAGES=(check valgrind g++ patch xz-utils)
 # What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
 # initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules
 # and the kernel source tarball, make and gcc to build gpio-sim out of tree (scripts/vm/gpio-sim.sh).

@@ -94,6 +94,11 @@ echo "valgrind: Memcheck on $dir: irqsim's default run, then the test programs"
 run_one "irqsim default run" - "$dir/tools/irqsim/irqsim"
 # ... and in the deterministic mode: the scheduler's hand-offs, virtual time, the stall watcher.
 run_one "irqsim --seed 1" - "$dir/tools/irqsim/irqsim" --seed 1
+# ... and on the kernel's unmodified drivers, when the build has them (-Dupstream=enabled).
+if [ "$(meson introspect --buildoptions "$dir" |
+	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "upstream"))')" = enabled ]; then
+	run_one "irqsim --drivers upstream --seed 1" - "$dir/tools/irqsim/irqsim" --drivers upstream --seed 1
+fi
 
 # The test programs, with the environment meson gives them.
 mapfile -t tests < <(meson introspect "$dir" --tests | python3 -c '

@@ -12,7 +12,8 @@ uirq_variant_options() {
 	tsan) printf '%s\n' -Db_sanitize=thread -Db_lundef=false ;;
 	*) return 1 ;;
 	esac
-	printf '%s\n' -Dtests=enabled
+	# The unmodified Linux drivers too (upstream/): fetched once into /var/cache/uirq/upstream.
+	printf '%s\n' -Dtests=enabled -Dupstream=enabled
 }
 
 # Export the environment variant NAME's tests run in.

@@ -24,7 +24,6 @@
 #include <linux/input.h>
 
 #include "twl-core.h"
-#include "upstream-files.h"
 #include "uirq-upstream.h"
 
 #define TWL_SLAVE_BASE		0x48
@@ -32,16 +31,6 @@
 #define TWL4030_NR_IRQS		16	/* 8 PIH lines, then PWR_INT's 8 (twl4030_init_irq()) */
 #define TWL4030_PIH_PWR_INT	5	/* the PIH line of the PWR_INT SIH module */
 #define TWL4030_PWR_PWRON	8	/* PWR_INT's line 0, the power button: hwirq 8 of the chip's domain */
-
-const char *uirq_upstream_version(void)
-{
-	return UIRQ_UPSTREAM_VERSION;
-}
-
-const char *uirq_upstream_files(void)
-{
-	return UIRQ_UPSTREAM_FILES;
-}
 
 /* The kernel's twl4030 module map: slave (address - 0x48) and base of each module. */
 static const struct {
@@ -164,12 +153,19 @@ static void twl4030_irq_undo(struct uirq_upstream_twl4030 *t)
 	irq_free_descs(base, TWL4030_NR_IRQS);
 }
 
+void uirq_upstream_twl4030_remove_button(struct uirq_upstream_twl4030 *t)
+{
+	if (t && t->pwrbutton) {
+		platform_device_unregister(t->pwrbutton);
+		t->pwrbutton = NULL;
+	}
+}
+
 void uirq_upstream_twl4030_remove(struct uirq_upstream_twl4030 *t)
 {
 	if (!t)
 		return;
-	if (t->pwrbutton)
-		platform_device_unregister(t->pwrbutton);
+	uirq_upstream_twl4030_remove_button(t);
 	if (t->modules)
 		uirq_compat_modules_exit();
 	if (t->irq_base > 0)
@@ -224,13 +220,14 @@ int uirq_upstream_twl4030_probe(struct uirq_i2c_adapter *adap, unsigned int host
 	}
 	struct resource irq = DEFINE_RES_IRQ(t->irq_base + TWL4030_PWR_PWRON);
 
-	t->pwrbutton = platform_device_register_simple("twl4030_pwrbutton", PLATFORM_DEVID_NONE, &irq, 1);
+	/* The child the kernel's device tree gives the chip: "ti,twl4030-pwrbutton", interrupts = <8>. */
+	t->pwrbutton = platform_device_register_resndata(&t->dev, "twl4030_pwrbutton", PLATFORM_DEVID_NONE, &irq,
+							 1, NULL, 0);
 	if (IS_ERR(t->pwrbutton)) {
 		ret = (int)PTR_ERR(t->pwrbutton);
 		t->pwrbutton = NULL;
 		goto fail;
 	}
-	t->pwrbutton->dev.parent = &t->dev;
 	ret = uirq_compat_modules_init();
 	t->modules = true;
 	if (!ret && !uirq_compat_input_find(&t->pwrbutton->dev))
@@ -251,5 +248,5 @@ unsigned int uirq_upstream_twl4030_irq_base(struct uirq_upstream_twl4030 *t)
 
 struct uirq_input_dev *uirq_upstream_twl4030_input(struct uirq_upstream_twl4030 *t)
 {
-	return uirq_compat_input_dev(uirq_compat_input_find(&t->pwrbutton->dev));
+	return t->pwrbutton ? uirq_compat_input_dev(uirq_compat_input_find(&t->pwrbutton->dev)) : NULL;
 }

@@ -4,18 +4,14 @@
  * them (upstream/twl4030.c plays the part of the kernel's twl-core.c for
  * twl4030-irq.c and twl4030-pwrbutton.c).  Not installed: only the test
  * programs and the module irqsim --drivers upstream loads are built with
- * these files.
+ * these files.  Their package and list are upstream-files.h's
+ * UIRQ_UPSTREAM_VERSION and UIRQ_UPSTREAM_FILES ("PATH SHA256" lines).
  */
 #ifndef UIRQ_UPSTREAM_H
 #define UIRQ_UPSTREAM_H
 
 #include "uirq/i2c.h"
 #include "uirq/input.h"
-
-/* The kernel package the files come from ("linux-source-6.1 VERSION"). */
-const char *uirq_upstream_version(void);
-/* Every file compiled or included, one "PATH SHA256" line each (PATH in the kernel tree). */
-const char *uirq_upstream_files(void);
 
 struct uirq_upstream_twl4030;
 
@@ -30,6 +26,8 @@ struct uirq_upstream_twl4030;
  */
 int uirq_upstream_twl4030_probe(struct uirq_i2c_adapter *adap, unsigned int host_irq,
 				struct uirq_upstream_twl4030 **out);
+/* Unbind the power button and delete its device (its input device goes: readers get -ENODEV). */
+void uirq_upstream_twl4030_remove_button(struct uirq_upstream_twl4030 *t);
 /*
  * Unbind the power button, then undo twl4030_init_irq(), which the kernel
  * never does (its twl4030_exit_irq() says it cannot): the SIH and host

@@ -30,6 +30,7 @@ struct irqsim_opts {
 	const char *scenario_file;	/* --scenario */
 	const char *builtin;		/* the built-in run when no file is given */
 	bool legacy;			/* the seed patch's pwrbutton */
+	const struct irqsim_drivers *drivers;	/* --drivers: own (default) or upstream (drivers.h) */
 	bool threadirqs;		/* forced threading */
 	bool json;			/* summary on stdout, no human output */
 	unsigned long bus_hz;

@@ -10,6 +10,7 @@
 #include <linux/input-event-codes.h>
 
 #include "../sim-strategy.h"
+#include "drivers.h"
 #include "irqsim.h"
 #include "uirq/input.h"
 
@@ -176,6 +177,37 @@ static void print_reports(FILE *f, const struct irqsim_run *r)
 	fputs("],\n", f);
 }
 
+struct file_list {
+	FILE *f;
+	const char *sep;
+};
+
+static void print_file(const char *path, const char *sha256, void *arg)
+{
+	struct file_list *l = arg;
+
+	fprintf(l->f, "%s{\"path\":", l->sep);
+	json_string(l->f, path);
+	fputs(",\"sha256\":", l->f);
+	json_string(l->f, sha256);
+	fputc('}', l->f);
+	l->sep = ",";
+}
+
+/* "upstream": the kernel package and each file with its sha256, for --drivers upstream. */
+static void print_upstream(FILE *f, const struct irqsim_drivers *d)
+{
+	struct file_list l = { f, "" };
+
+	if (!d || !d->files)
+		return;
+	fputs("\"upstream\":{\"version\":", f);
+	json_string(f, d->version);
+	fputs(",\"files\":[", f);
+	irqsim_drivers_each_file(d, print_file, &l);
+	fputs("]},\n", f);
+}
+
 void json_print(FILE *f, const struct irqsim_run *r)
 {
 	const struct irqsim_opts *o = r->opts;
@@ -185,8 +217,11 @@ void json_print(FILE *f, const struct irqsim_run *r)
 
 	fputs("{\n\"config\":{\"scenario\":", f);
 	json_string(f, r->sc.name);
-	fprintf(f, ",\"legacy\":%s,\"threadirqs\":%s,\"bus_hz\":%lu,\"cpus\":%u},\n", o->legacy ? "true" : "false",
-		o->threadirqs ? "true" : "false", r->bus_hz, o->cpus);
+	fprintf(f, ",\"legacy\":%s,\"threadirqs\":%s,\"bus_hz\":%lu,\"cpus\":%u,\"drivers\":",
+		o->legacy ? "true" : "false", o->threadirqs ? "true" : "false", r->bus_hz, o->cpus);
+	json_string(f, o->drivers ? o->drivers->name : "own");
+	fputs("},\n", f);
+	print_upstream(f, o->drivers);
 	fputs("\"input\":{\"name\":", f);
 	json_string(f, r->input_name);
 	fprintf(f, ",\"nr\":%d},\n", r->input_nr);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drivers.h"
 #include "explore.h"
 #include "irqsim.h"
 #include "uirq/irq.h"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		"  --print-scenario NAME print a built-in scenario's text (an example of the format)\n"
 		"  --legacy              the 2009 seed patch's pwrbutton (reports a sleep in hard-irq context;\n"
 		"                        exits 1 by design)\n"
+		"  --drivers own|upstream the project's TWL4030 drivers (default) or the kernel's unmodified\n"
+		"                        twl4030-irq.c and twl4030-pwrbutton.c (a build with -Dupstream=enabled)\n"
 		"  --threadirqs          forced threading of primary handlers (the threadirqs boot option)\n"
 		"  --bus-speed HZ        i2c bus speed: 100k, 400k, 2.6M, ... up to 3.4M (default 2.6M)\n"
 		"  --cpus N              uirq CPUs taking interrupts (default 1)\n"
@@ -237,13 +240,14 @@ static int seed_usage(struct irqsim_opts *o, bool strategy_given, bool demo)
  */
 static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 {
-	enum { O_SCENARIO = 256, O_LIST, O_PRINT, O_LEGACY, O_THREADIRQS, O_BUS, O_CPUS, O_TRACE, O_JSON,
-	       O_TIMEOUT, O_SEED, O_STRATEGY, O_EXPLORE, O_DEMO, O_HELP };
+	enum { O_SCENARIO = 256, O_LIST, O_PRINT, O_LEGACY, O_DRIVERS, O_THREADIRQS, O_BUS, O_CPUS, O_TRACE,
+	       O_JSON, O_TIMEOUT, O_SEED, O_STRATEGY, O_EXPLORE, O_DEMO, O_HELP };
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, O_SCENARIO },
 		{ "list-scenarios", no_argument, NULL, O_LIST },
 		{ "print-scenario", required_argument, NULL, O_PRINT },
 		{ "legacy", no_argument, NULL, O_LEGACY },
+		{ "drivers", required_argument, NULL, O_DRIVERS },
 		{ "threadirqs", no_argument, NULL, O_THREADIRQS },
 		{ "bus-speed", required_argument, NULL, O_BUS },
 		{ "cpus", required_argument, NULL, O_CPUS },
@@ -259,6 +263,7 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 	};
 	const struct sc_builtin *b;
 	bool demo = false, strategy_given = false;
+	const char *drivers = "own";
 	uint64_t n;
 	char *end;
 	int opt, at;
@@ -285,6 +290,9 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 			return 0;
 		case O_LEGACY:
 			o->legacy = true;
+			break;
+		case O_DRIVERS:
+			drivers = optarg;
 			break;
 		case O_THREADIRQS:
 			o->threadirqs = true;
@@ -349,6 +357,10 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 		return IRQSIM_EXIT_USAGE;
 	if (demo)
 		return lockdep_demo();
+	if (o->legacy && strcmp(drivers, "own"))
+		return bad("--legacy is the project's 2009 form of the pwrbutton: not with --drivers %s", drivers);
+	if (irqsim_drivers_get(drivers, &o->drivers))
+		return IRQSIM_EXIT_USAGE;
 	return -1;
 }
 

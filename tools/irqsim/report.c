@@ -12,6 +12,7 @@
 #include <linux/input-event-codes.h>
 
 #include "../sim-strategy.h"
+#include "drivers.h"
 #include "irqsim.h"
 #include "uirq/input.h"
 
@@ -160,8 +161,25 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 		fprintf(f, "  %s\n", VEC_AT(&r->reports, struct sim_report, i)->headline);
 }
 
+static void print_file(const char *path, const char *sha256, void *f)
+{
+	fprintf(f, "  %s sha256 %s\n", path, sha256);
+}
+
+/* The kernel's files a run ran, each with its sha256 (--drivers upstream); nothing for the project's own. */
+static void print_drivers(FILE *f, const struct irqsim_run *r)
+{
+	const struct irqsim_drivers *d = r->opts->drivers;
+
+	if (!d || !d->files)
+		return;
+	fprintf(f, "\ndrivers: %s, unmodified from %s:\n", d->name, d->version);
+	irqsim_drivers_each_file(d, print_file, f);
+}
+
 void report_print(FILE *f, const struct irqsim_run *r)
 {
+	print_drivers(f, r);
 	fprintf(f, "\n/proc/interrupts:\n%s", r->proc_interrupts ? r->proc_interrupts : "");
 	print_threads(f, r);
 	print_lines(f, r);

@@ -18,6 +18,7 @@
 
 #include <linux/input-event-codes.h>
 
+#include "drivers.h"
 #include "explore.h"
 #include "irqsim.h"
 #include "lines.h"
@@ -30,8 +31,7 @@
 struct ctx {
 	struct irqsim_run *r;
 	struct uirq_board *board;
-	struct twl4030_irq *ti;
-	struct twl4030_pwrbutton *pwr;
+	void *drivers;			/* the probed driver set's (r->opts->drivers) */
 	struct uirq_input_client *client;
 	struct uirq_i2c_sim *sim;
 	struct uirq_i2c_adapter *adap;
@@ -410,19 +410,14 @@ static int setup(struct ctx *c)
 	c->r->bus_hz = uirq_i2c_sim_bus_speed(c->sim);
 	uirq_i2c_set_trace(c->adap, on_xfer, c);
 	c->r->twl_irq = uirq_board_twl_irq(c->board);
-	err = twl4030_irq_probe_flags(c->adap, c->r->twl_irq, o->legacy ? TWL4030_IRQ_LEGACY : 0, &c->ti);
+	err = o->drivers->probe(c->adap, c->r->twl_irq, o->legacy, &c->drivers);
 	if (err) {
-		fprintf(stderr, "irqsim: twl4030-irq probe failed: %s\n", strerror(-err));
+		fprintf(stderr, "irqsim: probing the %s drivers failed: %s\n", o->drivers->name, strerror(-err));
 		return -1;
 	}
-	c->r->twl_base = twl4030_irq_base(c->ti);
+	c->r->twl_base = o->drivers->irq_base(c->drivers);
 	c->r->pwron_irq = c->r->twl_base + TWL4030_PWR_IRQ_PWRON;
-	err = twl4030_pwrbutton_probe(c->adap, c->r->pwron_irq, o->legacy, &c->pwr);
-	if (err) {
-		fprintf(stderr, "irqsim: twl4030-pwrbutton probe failed: %s\n", strerror(-err));
-		return -1;
-	}
-	dev = twl4030_pwrbutton_input(c->pwr);
+	dev = o->drivers->input(c->drivers);
 	snprintf(c->r->input_name, sizeof(c->r->input_name), "%s", dev->name ? dev->name : "");
 	c->r->input_nr = uirq_input_device_nr(dev);
 	err = uirq_input_open(dev, &c->client);
@@ -449,16 +444,16 @@ static int setup(struct ctx *c)
 static void teardown(struct ctx *c)
 {
 	/* The button's input device goes first: its reader wakes with -ENODEV and ends. */
-	if (c->pwr)
-		twl4030_pwrbutton_remove(c->pwr);
+	if (c->drivers)
+		c->r->opts->drivers->remove_button(c->drivers);
 	if (c->reader_started)
 		uirq_sim_thread_join(c->reader, NULL);
 	if (c->client)
 		uirq_input_close(c->client);
 	if (c->board)
 		lines_free(&c->lines);
-	if (c->ti)
-		twl4030_irq_remove(c->ti);
+	if (c->drivers)
+		c->r->opts->drivers->remove(c->drivers);
 	if (c->board) {
 		uirq_i2c_set_trace(c->adap, NULL, NULL);
 		uirq_board_destroy(c->board);
