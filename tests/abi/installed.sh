@@ -105,6 +105,9 @@ for h in board.h twl4030.h twl4030-drivers.h uio-pwrbutton.h; do
 	[ ! -e "$inc/$h" ] || board+="$h "
 done
 expect_none "no header of the demonstration board is installed" "$board"
+# The kernel's GPL-2.0 files (-Dupstream=enabled) are built for the tests and irqsim's module only.
+expect_none "nothing of the unmodified Linux drivers is installed" \
+	"$(find "$dest/root" -iname '*upstream*' -o -name 'twl4030-*.c' | tr '\n' ' ')$(nm -D --defined-only "$lib" | grep -wE 'twl4030_init_irq|twl_i2c_read' | tr '\n' ' ')"
 
 # pkg-config, then the example, compiled and run as a user would.
 PKG_CONFIG_PATH=$(dirname "$pc")
