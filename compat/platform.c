@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The platform bus (drivers/base/platform.c and dd.c's part): devices a
- * board registers, drivers modules register, bound when they match.
- *
- * A device matches a driver by its driver_override name, else by its
- * device-tree node against the driver's of_match_table, else by name in the
- * driver's id_table, else by the driver's name: the kernel's order.  A
- * probe runs without the bus lock (it may register devices of its own); a
- * failed probe's devm_*() resources are released and the error logged as
- * the kernel logs it (not for -ENODEV and -ENXIO: "not mine");
- * -EPROBE_DEFER parks the device until another driver binds, then every
- * parked device is tried again, as the kernel's deferred probe does.
+ * The platform bus (drivers/base/platform.c): devices a board registers
+ * with their resources, drivers modules register, bound by bus.c when they
+ * match: by the device's driver_override name, else its device-tree node
+ * against the driver's of_match_table, else its name in the driver's
+ * id_table, else the driver's name - the kernel's order.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -21,33 +15,7 @@
 #include <linux/of.h>
 #include <linux/platform_device.h>
 
-const struct bus_type platform_bus_type = { .name = "platform" };
-
-struct pdrv_node {
-	struct platform_driver *drv;
-	struct pdrv_node *next;
-};
-
-struct pdev_node {
-	struct platform_device *pdev;
-	bool deferred;
-	bool probing;		/* a probe or remove of it is running */
-	struct pdev_node *next;
-};
-
-static DEFINE_MUTEX(bus_lock);
-static struct pdrv_node *drivers;	/* under bus_lock */
-static struct pdev_node *devices;	/* under bus_lock, newest first */
-static int auto_id;			/* PLATFORM_DEVID_AUTO's numbers */
-
-/* The node of pdev, or NULL.  bus_lock held. */
-static struct pdev_node *node_of(struct platform_device *pdev)
-{
-	for (struct pdev_node *n = devices; n; n = n->next)
-		if (n->pdev == pdev)
-			return n;
-	return NULL;
-}
+#include "base.h"
 
 static const struct platform_device_id *id_match(const struct platform_device_id *id, const char *name)
 {
@@ -57,192 +25,59 @@ static const struct platform_device_id *id_match(const struct platform_device_id
 	return NULL;
 }
 
-/* Does drv drive pdev?  Sets pdev->id_entry for an id-table match. */
-static bool matches(struct platform_device *pdev, struct platform_driver *drv)
+/* The kernel's order: driver_override, device tree, id table, driver name. */
+static int platform_match(struct device *dev, struct device_driver *d)
 {
+	struct platform_device *pdev = to_platform_device(dev);
+	struct platform_driver *drv = to_platform_driver(d);
+
 	if (pdev->driver_override)
-		return !strcmp(pdev->driver_override, drv->driver.name);
-	if (pdev->dev.of_node && drv->driver.of_match_table &&
-	    of_match_node(drv->driver.of_match_table, pdev->dev.of_node))
-		return true;
+		return !strcmp(pdev->driver_override, d->name);
+	if (dev->of_node && d->of_match_table && of_match_node(d->of_match_table, dev->of_node))
+		return 1;
 	if (drv->id_table) {
 		const struct platform_device_id *id = id_match(drv->id_table, pdev->name);
 
 		pdev->id_entry = id;
 		return id != NULL;
 	}
-	return !strcmp(pdev->name, drv->driver.name);
+	return !strcmp(pdev->name, d->name);
 }
 
-/* Probe pdev with drv; 0 bound, else the probe's error.  Neither lock held. */
-static int really_probe(struct pdev_node *n, struct platform_driver *drv)
+static int platform_probe(struct device *dev)
 {
-	struct platform_device *pdev = n->pdev;
-	int ret;
+	struct platform_driver *drv = to_platform_driver(dev->driver);
 
-	pdev->dev.driver = &drv->driver;
-	ret = drv->probe ? drv->probe(pdev) : 0;
-	if (!ret)
-		return 0;
-	devres_release_all(&pdev->dev);
-	pdev->dev.driver = NULL;
-	dev_set_drvdata(&pdev->dev, NULL);
-	if (ret != -EPROBE_DEFER && ret != -ENODEV && ret != -ENXIO)
-		pr_warn("%s: probe of %s failed with error %d\n", drv->driver.name, dev_name(&pdev->dev), ret);
-	return ret;
+	return drv->probe ? drv->probe(to_platform_device(dev)) : 0;
 }
 
-static void retry_deferred(void);
-
-/*
- * Find a driver for n (or, with only, try just that one) and probe it.
- * Takes and drops bus_lock; a device already being probed is left alone.
- */
-static void try_bind(struct pdev_node *n, struct platform_driver *only)
+static void platform_remove(struct device *dev)
 {
-	struct platform_driver *drv = NULL;
-
-	mutex_lock(&bus_lock);
-	if (n->probing || n->pdev->dev.driver) {
-		mutex_unlock(&bus_lock);
-		return;
-	}
-	for (struct pdrv_node *d = drivers; d && !drv; d = d->next)
-		if ((!only || d->drv == only) && matches(n->pdev, d->drv))
-			drv = d->drv;
-	if (drv)
-		n->probing = true;
-	mutex_unlock(&bus_lock);
-	if (!drv)
-		return;
-	int ret = really_probe(n, drv);
-
-	mutex_lock(&bus_lock);
-	n->probing = false;
-	n->deferred = ret == -EPROBE_DEFER;
-	mutex_unlock(&bus_lock);
-	if (!ret)
-		retry_deferred();
-}
-
-/* A driver bound somewhere: the parked devices may find their suppliers now. */
-static void retry_deferred(void)
-{
-	for (;;) {
-		struct pdev_node *n = NULL;
-
-		mutex_lock(&bus_lock);
-		for (struct pdev_node *i = devices; i && !n; i = i->next)
-			if (i->deferred && !i->probing)
-				n = i;
-		if (n)
-			n->deferred = false;
-		mutex_unlock(&bus_lock);
-		if (!n)
-			return;
-		try_bind(n, NULL);
-		mutex_lock(&bus_lock);
-		bool again = n->deferred;
-
-		mutex_unlock(&bus_lock);
-		if (again)
-			return;	/* still waiting: nothing else bound meanwhile */
-	}
-}
-
-/* Unbind n's driver: remove(), then its managed resources. */
-static void unbind(struct pdev_node *n)
-{
-	struct platform_device *pdev = n->pdev;
-	struct device_driver *d = pdev->dev.driver;
-
-	if (!d)
-		return;
-	struct platform_driver *drv = to_platform_driver(d);
+	struct platform_driver *drv = to_platform_driver(dev->driver);
 
 	if (drv->remove)
-		drv->remove(pdev);
-	devres_release_all(&pdev->dev);
-	pdev->dev.driver = NULL;
-	dev_set_drvdata(&pdev->dev, NULL);
+		drv->remove(to_platform_device(dev));
 }
 
-/*
- * Offer drv every unbound device, oldest first as the kernel walks its bus.
- * The list is snapshot under the lock: drivers and devices come and go from
- * one thread at a time (the board's), so no node leaves meanwhile.
- */
-static void bind_all(struct platform_driver *drv)
-{
-	struct pdev_node **snap;
-	size_t n = 0;
+const struct bus_type platform_bus_type = {
+	.name = "platform",
+	.match = platform_match,
+	.probe = platform_probe,
+	.remove = platform_remove,
+};
 
-	mutex_lock(&bus_lock);
-	for (struct pdev_node *i = devices; i; i = i->next)
-		n++;
-	snap = calloc(n ? n : 1, sizeof(*snap));
-	n = 0;
-	for (struct pdev_node *i = devices; snap && i; i = i->next)
-		snap[n++] = i;
-	mutex_unlock(&bus_lock);
-	if (!snap) {
-		pr_err("uirq: %s: no memory to offer it the bus's devices\n", drv->driver.name);
-		return;
-	}
-	while (n--)
-		try_bind(snap[n], drv);
-	free(snap);
-}
+static DEFINE_MUTEX(names_lock);
+static int auto_id;	/* PLATFORM_DEVID_AUTO's numbers, under names_lock */
 
 int platform_driver_register(struct platform_driver *drv)
 {
-	struct pdrv_node *d = calloc(1, sizeof(*d));
-
-	if (!d)
-		return -ENOMEM;
-	d->drv = drv;
 	drv->driver.bus = &platform_bus_type;
-	mutex_lock(&bus_lock);
-	struct pdrv_node **pp = &drivers;
-
-	while (*pp)
-		pp = &(*pp)->next;
-	*pp = d;	/* oldest first: an earlier driver wins a device two match */
-	mutex_unlock(&bus_lock);
-	bind_all(drv);
-	return 0;
+	return uirq_bus_add_driver(&drv->driver);
 }
 
 void platform_driver_unregister(struct platform_driver *drv)
 {
-	for (;;) {
-		struct pdev_node *n = NULL;
-
-		mutex_lock(&bus_lock);
-		for (struct pdev_node *i = devices; i && !n; i = i->next)
-			if (i->pdev->dev.driver == &drv->driver && !i->probing)
-				n = i;
-		if (n)
-			n->probing = true;
-		mutex_unlock(&bus_lock);
-		if (!n)
-			break;
-		unbind(n);
-		mutex_lock(&bus_lock);
-		n->probing = false;
-		mutex_unlock(&bus_lock);
-	}
-	mutex_lock(&bus_lock);
-	for (struct pdrv_node **pp = &drivers; *pp; pp = &(*pp)->next) {
-		if ((*pp)->drv == drv) {
-			struct pdrv_node *d = *pp;
-
-			*pp = d->next;
-			free(d);
-			break;
-		}
-	}
-	mutex_unlock(&bus_lock);
+	uirq_bus_del_driver(&drv->driver);
 }
 
 /* ---- devices ---- */
@@ -299,54 +134,23 @@ int platform_device_add_data(struct platform_device *pdev, const void *data, siz
 
 int platform_device_add(struct platform_device *pdev)
 {
-	struct pdev_node *n = calloc(1, sizeof(*n));
 	int ret;
 
-	if (!n)
-		return -ENOMEM;
 	pdev->dev.bus = &platform_bus_type;
-	mutex_lock(&bus_lock);
+	mutex_lock(&names_lock);
 	if (pdev->id == PLATFORM_DEVID_AUTO)
 		ret = dev_set_name(&pdev->dev, "%s.%d.auto", pdev->name, auto_id++);
 	else if (pdev->id == PLATFORM_DEVID_NONE)
 		ret = dev_set_name(&pdev->dev, "%s", pdev->name);
 	else
 		ret = dev_set_name(&pdev->dev, "%s.%d", pdev->name, pdev->id);
-	if (!ret) {
-		n->pdev = pdev;
-		n->next = devices;
-		devices = n;
-	}
-	mutex_unlock(&bus_lock);
-	if (ret) {
-		free(n);
-		return ret;
-	}
-	try_bind(n, NULL);
-	return 0;
+	mutex_unlock(&names_lock);
+	return ret ? ret : uirq_bus_add_device(&pdev->dev);
 }
 
 void platform_device_del(struct platform_device *pdev)
 {
-	struct pdev_node *n;
-
-	mutex_lock(&bus_lock);
-	n = node_of(pdev);
-	if (n)
-		n->probing = true;
-	mutex_unlock(&bus_lock);
-	if (!n)
-		return;
-	unbind(n);
-	mutex_lock(&bus_lock);
-	for (struct pdev_node **pp = &devices; *pp; pp = &(*pp)->next) {
-		if (*pp == n) {
-			*pp = n->next;
-			break;
-		}
-	}
-	mutex_unlock(&bus_lock);
-	free(n);
+	uirq_bus_del_device(&pdev->dev);
 }
 
 void platform_device_put(struct platform_device *pdev)

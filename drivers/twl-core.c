@@ -67,14 +67,14 @@ static struct twl_core *twl_core_new(struct i2c_adapter *adap)
 	}
 	twl->adap = adap;
 	for (int i = 0; i < TWL_NUM_SLAVES; i++) {
-		twl->client[i] = i2c_new_dummy_device(adap, (unsigned short)(TWL_SLAVE_BASE_ADDR + i));
-		if (!twl->client[i]) {
-			int err = errno;
+		struct i2c_client *c = i2c_new_dummy_device(adap, (unsigned short)(TWL_SLAVE_BASE_ADDR + i));
 
+		if (IS_ERR(c)) {
 			twl_core_free(twl);
-			errno = err;
+			errno = (int)-PTR_ERR(c);
 			return NULL;
 		}
+		twl->client[i] = c;
 	}
 	return twl;
 }

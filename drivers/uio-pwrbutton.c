@@ -100,8 +100,8 @@ int uio_pwrbutton_probe(const struct uio_pwrbutton_config *cfg, struct uio_pwrbu
 	pb->mask = (u8)(1u << cfg->bit);
 	info.addr = cfg->addr;
 	pb->client = i2c_new_client_device(cfg->adap, &info);
-	if (!pb->client) {
-		err = -errno;
+	if (IS_ERR(pb->client)) {
+		err = (int)PTR_ERR(pb->client);
 		goto err_free;
 	}
 	i2c_set_clientdata(pb->client, pb);

@@ -55,7 +55,7 @@ UIRQ_TEST(compat, driver_shape, OPTS)
 	adap = uirq_i2c_sim_adapter(sim);
 	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
 	pwr.client = i2c_new_client_device(adap, &info);
-	assert_not_null(pwr.client);
+	assert_false(IS_ERR_OR_NULL(pwr.client), "i2c_new_client_device: %ld", PTR_ERR(pwr.client));
 	i2c_set_clientdata(pwr.client, &pwr);
 	assert_eq(i2c_get_clientdata(pwr.client), &pwr);
 	assert_true(i2c_check_functionality(adap, I2C_FUNC_SMBUS_BYTE_DATA));

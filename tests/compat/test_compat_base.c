@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The compatibility layer's device model (compat/): binding on the platform
+ * and i2c buses by the kernel's rules, managed resources released newest
+ * first at unbind and after a failed probe, deferred probing, dev_*()
+ * prefixes, module init and exit, device-tree properties, input devices in
+ * the kernel's shape - each as the kernel behaves.
+ */
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/i2c.h>
+#include <linux/input.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+
+#include "harness.h"
+#include "uirq/printk.h"
+
+static char logbuf[8192];
+
+static void sink(const char *msg, void *arg)
+{
+	(void)arg;
+	strncat(logbuf, msg, sizeof(logbuf) - strlen(logbuf) - 1);
+}
+
+static void setup(void)
+{
+	logbuf[0] = '\0';
+	uirq_log_set_sink(sink, NULL);
+	assert_eq(uirq_cpus_start(NULL), 0);
+}
+
+static void teardown(void)
+{
+	uirq_cpus_stop();
+	uirq_log_set_sink(NULL, NULL);
+}
+
+/* ---- managed resources: the order they are released in ---- */
+
+static char order[64];
+
+static void note(void *data)
+{
+	strncat(order, data, sizeof(order) - strlen(order) - 1);
+}
+
+struct probe_plan {
+	int ret;		/* what probe returns */
+	int probes, removes;
+};
+
+static struct probe_plan plan;
+
+static int plan_probe(struct platform_device *pdev)
+{
+	plan.probes++;
+	assert_eq(devm_add_action(&pdev->dev, note, "a"), 0);
+	assert_not_null(devm_kzalloc(&pdev->dev, 100, GFP_KERNEL));
+	assert_eq(devm_add_action(&pdev->dev, note, "b"), 0);
+	platform_set_drvdata(pdev, &plan);
+	return plan.ret;
+}
+
+static int plan_remove(struct platform_device *pdev)
+{
+	assert_eq(platform_get_drvdata(pdev), &plan);
+	plan.removes++;
+	note("r");
+	return 0;
+}
+
+static struct platform_driver plan_driver = {
+	.probe = plan_probe,
+	.remove = plan_remove,
+	.driver = { .name = "plan" },
+};
+
+UIRQ_TEST(compat_base, devres_released_newest_first_after_remove, .init = setup, .fini = teardown)
+{
+	struct platform_device *pdev;
+
+	order[0] = '\0';
+	memset(&plan, 0, sizeof(plan));
+	assert_eq(platform_driver_register(&plan_driver), 0);
+	pdev = platform_device_register_simple("plan", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_false(IS_ERR(pdev));
+	assert_eq(plan.probes, 1, "bound by name");
+	assert_str_eq(dev_name(&pdev->dev), "plan");
+	assert_eq(pdev->dev.driver, &plan_driver.driver);
+	platform_device_unregister(pdev);
+	assert_str_eq(order, "rba", "remove, then the resources newest first");
+	platform_driver_unregister(&plan_driver);
+}
+
+UIRQ_TEST(compat_base, failed_probe_releases_and_logs, .init = setup, .fini = teardown)
+{
+	struct platform_device *pdev;
+
+	order[0] = '\0';
+	memset(&plan, 0, sizeof(plan));
+	plan.ret = -EIO;
+	assert_eq(platform_driver_register(&plan_driver), 0);
+	pdev = platform_device_register_simple("plan", 3, NULL, 0);
+	assert_false(IS_ERR(pdev));
+	assert_str_eq(dev_name(&pdev->dev), "plan.3");
+	assert_eq(plan.probes, 1);
+	assert_str_eq(order, "ba", "the failed probe's resources, newest first");
+	assert_null(pdev->dev.driver);
+	assert_null(platform_get_drvdata(pdev));
+	assert_not_null(strstr(logbuf, "plan: probe of plan.3 failed with error -5"), "%s", logbuf);
+	platform_device_unregister(pdev);
+	assert_eq(plan.removes, 0, "an unbound device is not removed");
+	platform_driver_unregister(&plan_driver);
+	/* "not mine" is quiet, as in the kernel */
+	logbuf[0] = '\0';
+	plan.ret = -ENODEV;
+	assert_eq(platform_driver_register(&plan_driver), 0);
+	pdev = platform_device_register_simple("plan", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_str_eq(logbuf, "");
+	platform_device_unregister(pdev);
+	platform_driver_unregister(&plan_driver);
+}
+
+/* ---- deferred probing ---- */
+
+static bool supplier_ready;
+static int consumer_probes;
+
+static int consumer_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	consumer_probes++;
+	return supplier_ready ? 0 : -EPROBE_DEFER;
+}
+
+static int supplier_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	supplier_ready = true;
+	return 0;
+}
+
+static struct platform_driver consumer = { .probe = consumer_probe, .driver = { .name = "consumer" } };
+static struct platform_driver supplier = { .probe = supplier_probe, .driver = { .name = "supplier" } };
+
+UIRQ_TEST(compat_base, deferred_probe_retried_when_another_binds, .init = setup, .fini = teardown)
+{
+	struct platform_device *c, *s;
+
+	assert_eq(platform_driver_register(&consumer), 0);
+	assert_eq(platform_driver_register(&supplier), 0);
+	c = platform_device_register_simple("consumer", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_eq(consumer_probes, 1);
+	assert_null(c->dev.driver, "deferred");
+	assert_str_eq(logbuf, "", "a deferral is not an error");
+	s = platform_device_register_simple("supplier", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_eq(consumer_probes, 2, "tried again when the supplier bound");
+	assert_eq(c->dev.driver, &consumer.driver);
+	platform_device_unregister(c);
+	platform_device_unregister(s);
+	platform_driver_unregister(&consumer);
+	platform_driver_unregister(&supplier);
+}
+
+/* ---- matching: id tables, device tree, resources ---- */
+
+static const struct platform_device_id ids[] = { { "chip-a", 1 }, { "chip-b", 2 }, { "", 0 } };
+static const struct of_device_id of_ids[] = { { .compatible = "acme,chip-c", .data = "c" }, { } };
+static const struct platform_device_id *bound_id;
+static int bound_irq;
+
+static int ids_probe(struct platform_device *pdev)
+{
+	bound_id = pdev->id_entry;
+	bound_irq = platform_get_irq(pdev, 0);
+	return 0;
+}
+
+static struct platform_driver ids_driver = {
+	.probe = ids_probe,
+	.id_table = ids,
+	.driver = { .name = "acme", .of_match_table = of_ids },
+};
+
+UIRQ_TEST(compat_base, platform_match_by_id_table_and_of, .init = setup, .fini = teardown)
+{
+	struct resource irq = DEFINE_RES_IRQ(42);
+	struct platform_device *b, *c, *none;
+	struct device_node *np = uirq_of_node_new(NULL, "chip@0");
+
+	assert_eq(platform_driver_register(&ids_driver), 0);
+	b = platform_device_register_simple("chip-b", PLATFORM_DEVID_AUTO, &irq, 1);
+	assert_eq(b->dev.driver, &ids_driver.driver);
+	assert_not_null(bound_id);
+	assert_eq(bound_id->driver_data, 2ul);
+	assert_eq(bound_irq, 42);
+	assert_str_eq(dev_name(&b->dev), "chip-b.0.auto");
+	/* A node compatible with the driver's table binds it whatever the name; no irq: -ENXIO, logged. */
+	assert_eq(uirq_of_node_add_string(np, "compatible", "acme,chip-c"), 0);
+	c = platform_device_alloc("whatever", PLATFORM_DEVID_NONE);
+	c->dev.of_node = np;
+	assert_eq(platform_device_add(c), 0);
+	assert_eq(c->dev.driver, &ids_driver.driver);
+	assert_eq(bound_irq, -ENXIO);
+	assert_not_null(strstr(logbuf, "acme whatever: IRQ index 0 not found"), "%s", logbuf);
+	assert_str_eq(of_device_get_match_data(&c->dev), "c");
+	/* The driver's own name does not bind when it has an id table. */
+	none = platform_device_register_simple("acme", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_null(none->dev.driver);
+	platform_device_unregister(none);
+	platform_device_unregister(c);
+	platform_device_unregister(b);
+	platform_driver_unregister(&ids_driver);
+	uirq_of_node_free(np);
+}
+
+/* ---- device-tree properties, as the kernel's readers answer ---- */
+
+UIRQ_TEST(compat_base, of_property_readers, .init = setup, .fini = teardown)
+{
+	struct device_node *np = uirq_of_node_new(NULL, "keypad");
+	const u32 rows[] = { 8, 4 };
+	const char *s;
+	u32 v[3];
+
+	assert_eq(uirq_of_node_add_u32s(np, "keypad,num-rows", rows, 2), 0);
+	assert_eq(uirq_of_node_add_string(np, "label", "keys"), 0);
+	assert_eq(uirq_of_node_add_bool(np, "wakeup-source"), 0);
+	assert_eq(of_property_read_u32(np, "keypad,num-rows", v), 0);
+	assert_eq(v[0], 8u);
+	assert_eq(of_property_read_u32_index(np, "keypad,num-rows", 1, v), 0);
+	assert_eq(v[0], 4u);
+	assert_eq(of_property_read_u32_array(np, "keypad,num-rows", v, 3), -EOVERFLOW);
+	assert_eq(of_property_read_u32(np, "missing", v), -EINVAL);
+	assert_eq(of_property_count_u32_elems(np, "keypad,num-rows"), 2);
+	assert_eq(of_property_read_string(np, "label", &s), 0);
+	assert_str_eq(s, "keys");
+	assert_true(of_property_read_bool(np, "wakeup-source"));
+	assert_false(of_property_read_bool(np, "missing"));
+	assert_true(of_device_is_available(np));
+	uirq_of_node_free(np);
+}
+
+/* ---- i2c: clients bound by id table and device tree, named BUS-ADDR ---- */
+
+static struct i2c_client *probed_client;
+static const struct i2c_device_id *probed_id;
+
+static int i2c_probe(struct i2c_client *client, const struct i2c_device_id *id)
+{
+	probed_client = client;
+	probed_id = id;
+	dev_info(&client->dev, "probed at irq %d\n", client->irq);
+	return 0;
+}
+
+static void i2c_remove(struct i2c_client *client)
+{
+	(void)client;
+	probed_client = NULL;
+}
+
+static const struct i2c_device_id i2c_ids[] = { { "widget", 7 }, { } };
+static struct i2c_driver widget_driver = {
+	.probe = i2c_probe,
+	.remove = i2c_remove,
+	.id_table = i2c_ids,
+	.driver = { .name = "widget-drv" },
+};
+
+static int rd(void *priv, uint8_t reg, uint8_t *val)
+{
+	(void)priv;
+	*val = (uint8_t)(reg + 1);
+	return 0;
+}
+
+static const struct uirq_i2c_sim_device_ops ops = { .read = rd };
+
+UIRQ_TEST(compat_base, i2c_client_binds_and_transfers, .init = setup, .fini = teardown)
+{
+	struct uirq_i2c_sim *sim;
+	struct i2c_adapter *adap;
+	struct i2c_board_info info = { I2C_BOARD_INFO("widget", 0x2a), .irq = 33 };
+	struct i2c_client *c, *dup;
+
+	assert_eq(uirq_i2c_sim_new("bus", 400000, &sim), 0);
+	adap = uirq_i2c_sim_adapter(sim);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x2a, &ops, NULL), 0);
+	assert_eq(i2c_add_driver(&widget_driver), 0);
+	c = i2c_new_client_device(adap, &info);
+	assert_false(IS_ERR(c), "%ld", PTR_ERR(c));
+	assert_eq(probed_client, c);
+	assert_not_null(probed_id);
+	assert_eq(probed_id->driver_data, 7ul);
+	assert_eq(c->irq, 33);
+	char name[64];
+
+	snprintf(name, sizeof(name), "%d-002a", adap->nr);
+	assert_str_eq(dev_name(&c->dev), name);
+	snprintf(name, sizeof(name), "widget-drv %d-002a: probed at irq 33", adap->nr);
+	assert_not_null(strstr(logbuf, name), "%s", logbuf);
+	assert_eq(i2c_smbus_read_byte_data(c, 0x10), 0x11);
+	/* The address is taken: an ERR_PTR, as the kernel returns. */
+	dup = i2c_new_client_device(adap, &info);
+	assert_true(IS_ERR(dup));
+	assert_eq(PTR_ERR(dup), -EBUSY);
+	i2c_unregister_device(c);
+	assert_null(probed_client, "removed");
+	i2c_del_driver(&widget_driver);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
+}
+
+/* ---- modules ---- */
+
+static int inits, exits;
+
+static int mod_init(void)
+{
+	inits++;
+	return 0;
+}
+module_init(mod_init);
+
+static void mod_exit(void)
+{
+	exits++;
+}
+module_exit(mod_exit);
+
+UIRQ_TEST(compat_base, modules_init_once_and_exit, .init = setup, .fini = teardown)
+{
+	assert_eq(inits, 0, "nothing runs before the board boots");
+	assert_eq(uirq_compat_modules_init(), 0);
+	assert_eq(uirq_compat_modules_init(), 0);
+	assert_eq(inits, 1, "a live module is not initialised twice");
+	uirq_compat_modules_exit();
+	assert_eq(exits, 1);
+	uirq_compat_modules_exit();
+	assert_eq(exits, 1, "nor exited twice");
+}
+
+/* ---- input devices in the kernel's shape ---- */
+
+static int devm_input_probe(struct platform_device *pdev)
+{
+	struct input_dev *in = devm_input_allocate_device(&pdev->dev);
+
+	assert_not_null(in);
+	in->name = "devm-keys";
+	input_set_capability(in, EV_KEY, KEY_A);
+	return input_register_device(in);
+}
+
+static struct platform_driver devm_input_driver = { .probe = devm_input_probe, .driver = { .name = "keys" } };
+
+UIRQ_TEST(compat_base, devm_input_device_goes_with_its_driver, .init = setup, .fini = teardown)
+{
+	struct platform_device *pdev;
+	struct input_dev *in;
+	struct uirq_input_client *client;
+	struct uirq_input_event ev[2];
+
+	assert_eq(platform_driver_register(&devm_input_driver), 0);
+	pdev = platform_device_register_simple("keys", PLATFORM_DEVID_NONE, NULL, 0);
+	in = uirq_compat_input_find(&pdev->dev);
+	assert_not_null(in, "the driver's input device is found by its parent");
+	assert_eq(uirq_input_open(uirq_compat_input_dev(in), &client), 0);
+	input_report_key(in, KEY_A, 1);
+	input_sync(in);
+	assert_eq(uirq_input_read(client, ev, 2, UIRQ_INPUT_NONBLOCK), 2);
+	assert_eq(ev[0].code, KEY_A);
+	const struct device *parent = &pdev->dev;
+
+	platform_device_unregister(pdev);
+	assert_null(uirq_compat_input_find(parent), "unregistered with its driver");
+	assert_eq(uirq_input_read(client, ev, 2, UIRQ_INPUT_NONBLOCK), -ENODEV);
+	uirq_input_close(client);
+	platform_driver_unregister(&devm_input_driver);
+}
