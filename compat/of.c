@@ -11,6 +11,7 @@
 #include <linux/device.h>
 #include <linux/errno.h>
 #include <linux/of.h>
+#include <linux/property.h>
 
 struct property *of_find_property(const struct device_node *np, const char *name, int *lenp)
 {
@@ -234,4 +235,69 @@ void uirq_of_node_free(struct device_node *np)
 	}
 	free((char *)np->name);
 	free(np);
+}
+
+/* ---- unified device properties: the device's node's ---- */
+
+bool device_property_present(const struct device *dev, const char *propname)
+{
+	return of_find_property(dev->of_node, propname, NULL) != NULL;
+}
+
+bool device_property_read_bool(const struct device *dev, const char *propname)
+{
+	return device_property_present(dev, propname);
+}
+
+/*
+ * nval elements of size bytes from a property of u32 cells (how a board
+ * writes numbers: one cell per element, as /bits/ 8 and /bits/ 16 arrays
+ * are narrowed); val NULL: the element count.
+ */
+static int read_array(const struct device *dev, const char *propname, void *val, size_t size, size_t nval)
+{
+	int n = of_property_count_u32_elems(dev->of_node, propname);
+
+	if (n < 0)
+		return n;
+	if (!val)
+		return n;
+	if ((size_t)n < nval)
+		return -EOVERFLOW;
+	const u32 *cells = of_get_property(dev->of_node, propname, NULL);
+
+	for (size_t i = 0; i < nval; i++) {
+		if (size == 1)
+			((u8 *)val)[i] = (u8)cells[i];
+		else if (size == 2)
+			((u16 *)val)[i] = (u16)cells[i];
+		else
+			((u32 *)val)[i] = cells[i];
+	}
+	return 0;
+}
+
+int device_property_read_u8_array(const struct device *dev, const char *propname, u8 *val, size_t nval)
+{
+	return read_array(dev, propname, val, 1, nval);
+}
+
+int device_property_read_u16_array(const struct device *dev, const char *propname, u16 *val, size_t nval)
+{
+	return read_array(dev, propname, val, 2, nval);
+}
+
+int device_property_read_u32_array(const struct device *dev, const char *propname, u32 *val, size_t nval)
+{
+	return read_array(dev, propname, val, 4, nval);
+}
+
+int device_property_read_string(const struct device *dev, const char *propname, const char **val)
+{
+	return of_property_read_string(dev->of_node, propname, val);
+}
+
+const void *device_get_match_data(const struct device *dev)
+{
+	return of_device_get_match_data(dev);
 }

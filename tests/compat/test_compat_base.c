@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
+#include <linux/property.h>
 
 #include "harness.h"
 #include "uirq/printk.h"
@@ -243,6 +244,34 @@ UIRQ_TEST(compat_base, of_property_readers, .init = setup, .fini = teardown)
 	assert_false(of_property_read_bool(np, "missing"));
 	assert_true(of_device_is_available(np));
 	uirq_of_node_free(np);
+}
+
+/* A device's properties are its node's; narrower arrays take one cell each. */
+UIRQ_TEST(compat_base, device_properties_read_the_node, .init = setup, .fini = teardown)
+{
+	struct device dev = { 0 };
+	const u32 keymap[] = { 0x01020003, 0x00000161 };
+	u32 v32[2];
+	u16 v16[2];
+	u8 v8;
+
+	dev.of_node = uirq_of_node_new(NULL, "kp");
+	assert_eq(uirq_of_node_add_u32s(dev.of_node, "linux,keymap", keymap, 2), 0);
+	assert_eq(uirq_of_node_add_bool(dev.of_node, "keypad,autorepeat"), 0);
+	assert_eq(device_property_count_u32(&dev, "linux,keymap"), 2);
+	assert_eq(device_property_read_u32_array(&dev, "linux,keymap", v32, 2), 0);
+	assert_eq(v32[1], 0x161u);
+	assert_eq(device_property_read_u16_array(&dev, "linux,keymap", v16, 2), 0);
+	assert_eq(v16[0], 0x0003, "one cell, narrowed");
+	assert_eq(device_property_read_u8(&dev, "linux,keymap", &v8), 0);
+	assert_eq(v8, 0x03);
+	assert_eq(device_property_read_u32_array(&dev, "linux,keymap", v32, 3), -EOVERFLOW);
+	assert_eq(device_property_read_u32(&dev, "missing", v32), -EINVAL);
+	assert_true(device_property_read_bool(&dev, "keypad,autorepeat"));
+	assert_false(device_property_present(&dev, "missing"));
+	uirq_of_node_free(dev.of_node);
+	dev.of_node = NULL;
+	assert_eq(device_property_read_u32(&dev, "linux,keymap", v32), -EINVAL, "no node: no property");
 }
 
 /* ---- i2c: clients bound by id table and device tree, named BUS-ADDR ---- */

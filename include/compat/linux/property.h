@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unified device properties (drivers/base/property.c's readers): a
+ * device's properties are its device-tree node's here (compat/of.c), read
+ * with the kernel's answers - 0, -EINVAL (no such property, or no node),
+ * -ENODATA (no value), -EOVERFLOW (too short).  A count is the number of
+ * elements, or one of those errors.
+ */
+#ifndef UIRQ_COMPAT_LINUX_PROPERTY_H
+#define UIRQ_COMPAT_LINUX_PROPERTY_H
+
+#include <linux/of.h>
+#include <linux/types.h>
+
+struct device;
+struct fwnode_handle;
+
+bool device_property_present(const struct device *dev, const char *propname);
+bool device_property_read_bool(const struct device *dev, const char *propname);
+int device_property_read_u8_array(const struct device *dev, const char *propname, u8 *val, size_t nval);
+int device_property_read_u16_array(const struct device *dev, const char *propname, u16 *val, size_t nval);
+int device_property_read_u32_array(const struct device *dev, const char *propname, u32 *val, size_t nval);
+int device_property_read_string(const struct device *dev, const char *propname, const char **val);
+/* The first of the device's compatible strings, matched against its driver's of_match_table: its data. */
+const void *device_get_match_data(const struct device *dev);
+
+static inline int device_property_read_u8(const struct device *dev, const char *propname, u8 *val)
+{
+	return device_property_read_u8_array(dev, propname, val, 1);
+}
+
+static inline int device_property_read_u16(const struct device *dev, const char *propname, u16 *val)
+{
+	return device_property_read_u16_array(dev, propname, val, 1);
+}
+
+static inline int device_property_read_u32(const struct device *dev, const char *propname, u32 *val)
+{
+	return device_property_read_u32_array(dev, propname, val, 1);
+}
+
+/* With val NULL the readers count: the number of elements of the property. */
+static inline int device_property_count_u32(const struct device *dev, const char *propname)
+{
+	return device_property_read_u32_array(dev, propname, NULL, 0);
+}
+
+static inline int device_property_count_u16(const struct device *dev, const char *propname)
+{
+	return device_property_read_u16_array(dev, propname, NULL, 0);
+}
+
+static inline int device_property_count_u8(const struct device *dev, const char *propname)
+{
+	return device_property_read_u8_array(dev, propname, NULL, 0);
+}
+
+#endif
