@@ -174,11 +174,22 @@ UIRQ_TEST(irqsim, default_run_end_to_end, .timeout = 60)
 	result_free(&r);
 }
 
-UIRQ_TEST(irqsim, default_json_exactly_once, .timeout = 60)
+/*
+ * The default run's verdict, free (real time) and seeded.  Free, a loaded
+ * host can stretch the planned 20 us press past the judge's 2 ms (its
+ * release comes late: the scenario's sleeps end when the host lets them),
+ * and the judge then judges that press, as it should: the free run asserts
+ * what any timing keeps (every edge judged or short, the 14 long ones
+ * always judged, nothing lost, doubled or wrong); the seeded run, whose
+ * timing is exact, the 14 and 2.  Failed 1 plain run in 20 when the free
+ * run asserted exactly 14 (judged 16).
+ */
+static void default_json(bool seeded)
 {
-	const char *args[] = { "--json", NULL };
-	struct result r = run(args);
+	const char *free_args[] = { "--json", NULL }, *seeded_args[] = { "--json", "--seed", "1", NULL };
+	struct result r = run(seeded ? seeded_args : free_args);
 	struct jval *j = parse_json(r.out);
+	double judged, shorts;
 	static const char *const keys[] = { "config", "input", "events", "edges", "counts", "latency_us", "irqs",
 					    "lines", "lockdep", "reports", "log", "stopped", "watchdog", "exit_status" };
 
@@ -187,15 +198,22 @@ UIRQ_TEST(irqsim, default_json_exactly_once, .timeout = 60)
 		assert_not_null(json_get(j, keys[i]), "no key %s", keys[i]);
 	assert_null(strstr(r.out, "Event: time"), "human output mixed into --json");
 	assert_eq(num(j, "exit_status"), 0);
-	assert_eq(num(j, "counts.judged"), 14);
-	assert_eq(num(j, "counts.delivered"), 14);
+	judged = num(j, "counts.judged");
+	shorts = num(j, "counts.short");
+	if (seeded) {
+		assert_eq(judged, 14);
+		assert_eq(shorts, 2);
+	}
+	assert_ge(judged, 14, "the long presses are always judged");
+	assert_eq(judged + shorts, 16, "every edge judged or short");
+	assert_eq(num(j, "counts.delivered"), judged);
 	assert_eq(num(j, "counts.lost"), 0);
 	assert_eq(num(j, "counts.duplicated"), 0);
 	assert_eq(num(j, "counts.wrong"), 0);
 	assert_eq(num(j, "lockdep.reports"), 0);
 	assert_eq(json_get(j, "reports")->n, 0u);
 	assert_eq(num(j, "config.bus_hz"), 2600000);
-	assert_eq(num(j, "latency_us.edge_to_event.n"), 14);
+	assert_eq(num(j, "latency_us.edge_to_event.n"), judged);
 	assert_gt(num(j, "latency_us.edge_to_event.median"), num(j, "latency_us.minus_bus.median"));
 	/* Three one-byte reads per edge at 2.6 MHz: 120 us of wire at least. */
 	assert_ge(num(j, "latency_us.edge_to_event.min"), 120.0);
@@ -214,6 +232,16 @@ UIRQ_TEST(irqsim, default_json_exactly_once, .timeout = 60)
 	}
 	json_free(j);
 	result_free(&r);
+}
+
+UIRQ_TEST(irqsim, default_json_exactly_once, .timeout = 60)
+{
+	default_json(false);
+}
+
+UIRQ_TEST(irqsim, default_json_exactly_once_seeded, .timeout = 60)
+{
+	default_json(true);
 }
 
 /*
