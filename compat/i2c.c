@@ -79,6 +79,67 @@ void i2c_del_driver(struct i2c_driver *driver)
 	uirq_bus_del_driver(&driver->driver);
 }
 
+/* ---- adapters: one kernel-shaped wrapper per uirq adapter ---- */
+
+static DEFINE_MUTEX(adapters_lock);
+static struct i2c_adapter *adapters;	/* under adapters_lock */
+
+struct i2c_adapter *uirq_compat_i2c_adapter(struct uirq_i2c_adapter *u)
+{
+	struct i2c_adapter *a;
+
+	mutex_lock(&adapters_lock);
+	for (a = adapters; a; a = a->uirq_next)
+		if (a->uirq == u)
+			break;
+	/*
+	 * A wrapper whose uirq adapter went without uirq_compat_i2c_adapter_del()
+	 * and whose memory a new adapter took: its number tells; made again.
+	 */
+	if (a && a->nr != u->nr) {
+		a->nr = u->nr;
+		snprintf(a->name, sizeof(a->name), "%s", u->name);
+		dev_set_name(&a->dev, "i2c-%d", u->nr);
+	}
+	if (!a && (a = calloc(1, sizeof(*a)))) {
+		a->uirq = u;
+		a->nr = u->nr;
+		a->timeout = (int)(u->timeout_ms ? u->timeout_ms : 1000);
+		a->retries = u->retries;
+		snprintf(a->name, sizeof(a->name), "%s", u->name);
+		device_initialize(&a->dev);
+		if (dev_set_name(&a->dev, "i2c-%d", u->nr)) {
+			free(a);
+			a = NULL;
+		} else {
+			a->uirq_next = adapters;
+			adapters = a;
+		}
+	}
+	mutex_unlock(&adapters_lock);
+	return a;
+}
+
+int uirq_compat_i2c_adapter_del(struct i2c_adapter *a)
+{
+	if (!a)
+		return 0;
+	if (a->uirq->clients)
+		return -EBUSY;
+	mutex_lock(&adapters_lock);
+	for (struct i2c_adapter **pp = &adapters; *pp; pp = &(*pp)->uirq_next) {
+		if (*pp == a) {
+			*pp = a->uirq_next;
+			break;
+		}
+	}
+	mutex_unlock(&adapters_lock);
+	free(a->dev.uirq_name);
+	mutex_destroy(&a->dev.uirq_devres_lock);
+	free(a);
+	return 0;
+}
+
 /* A client of name at addr, not yet on the bus; an ERR_PTR on failure. */
 static struct i2c_client *client_new(struct i2c_adapter *adap, const char *name, unsigned short addr,
 				     unsigned short flags)
@@ -88,7 +149,7 @@ static struct i2c_client *client_new(struct i2c_adapter *adap, const char *name,
 
 	if (!c)
 		return ERR_PTR(-ENOMEM);
-	ret = uirq_i2c_new_client_device_flags(adap, name, addr, flags, &c->uirq);
+	ret = uirq_i2c_new_client_device_flags(adap->uirq, name, addr, flags, &c->uirq);
 	if (ret) {
 		free(c);
 		return ERR_PTR(ret);

@@ -15,7 +15,7 @@
 #include "twl.h"
 
 struct twl_core {
-	struct i2c_adapter *adap;
+	struct uirq_i2c_adapter *adap;
 	struct i2c_client *client[TWL_NUM_SLAVES];
 	int refs;			/* under twl_cores_lock */
 	struct twl_core *next;
@@ -57,7 +57,7 @@ static void twl_core_free(struct twl_core *twl)
 	kfree(twl);
 }
 
-static struct twl_core *twl_core_new(struct i2c_adapter *adap)
+static struct twl_core *twl_core_new(struct uirq_i2c_adapter *adap)
 {
 	struct twl_core *twl = kzalloc(sizeof(*twl), GFP_KERNEL);
 
@@ -67,7 +67,9 @@ static struct twl_core *twl_core_new(struct i2c_adapter *adap)
 	}
 	twl->adap = adap;
 	for (int i = 0; i < TWL_NUM_SLAVES; i++) {
-		struct i2c_client *c = i2c_new_dummy_device(adap, (unsigned short)(TWL_SLAVE_BASE_ADDR + i));
+		struct i2c_adapter *a = uirq_compat_i2c_adapter(adap);
+		struct i2c_client *c = a ? i2c_new_dummy_device(a, (unsigned short)(TWL_SLAVE_BASE_ADDR + i)) :
+					   ERR_PTR(-ENOMEM);
 
 		if (IS_ERR(c)) {
 			twl_core_free(twl);
@@ -79,7 +81,7 @@ static struct twl_core *twl_core_new(struct i2c_adapter *adap)
 	return twl;
 }
 
-struct twl_core *twl_core_get(struct i2c_adapter *adap)
+struct twl_core *twl_core_get(struct uirq_i2c_adapter *adap)
 {
 	struct twl_core *twl;
 

@@ -70,7 +70,7 @@ enum twl_module {
 struct twl_core;
 
 /* The adapter's TWL core, created on first use; NULL with errno (ENOMEM, EBUSY, ENODEV). */
-struct twl_core *twl_core_get(struct i2c_adapter *adap);
+struct twl_core *twl_core_get(struct uirq_i2c_adapter *adap);
 /* Drop a reference; the last one unregisters the clients. */
 void twl_core_put(struct twl_core *twl);
 /* The dummy client that answers for a module. */

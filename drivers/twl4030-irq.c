@@ -306,7 +306,7 @@ static void twl4030_sih_setup(struct twl4030_irq *ti)
 	}
 }
 
-int twl4030_irq_probe_flags(struct i2c_adapter *adap, unsigned int host_irq, unsigned int flags,
+int twl4030_irq_probe_flags(struct uirq_i2c_adapter *adap, unsigned int host_irq, unsigned int flags,
 			    struct twl4030_irq **out)
 {
 	struct twl4030_irq *ti;
@@ -378,7 +378,7 @@ err_free:
 	return status;
 }
 
-int twl4030_irq_probe(struct i2c_adapter *adap, unsigned int host_irq, struct twl4030_irq **out)
+int twl4030_irq_probe(struct uirq_i2c_adapter *adap, unsigned int host_irq, struct twl4030_irq **out)
 {
 	return twl4030_irq_probe_flags(adap, host_irq, 0, out);
 }

@@ -49,7 +49,7 @@ static int twl4030_pwrbutton_request(struct twl4030_pwrbutton *pwr)
 				    "twl4030_pwrbutton", pwr);
 }
 
-int twl4030_pwrbutton_probe(struct i2c_adapter *adap, unsigned int irq, bool legacy,
+int twl4030_pwrbutton_probe(struct uirq_i2c_adapter *adap, unsigned int irq, bool legacy,
 			    struct twl4030_pwrbutton **out)
 {
 	struct twl4030_pwrbutton *pwr;

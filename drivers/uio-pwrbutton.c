@@ -99,7 +99,9 @@ int uio_pwrbutton_probe(const struct uio_pwrbutton_config *cfg, struct uio_pwrbu
 	pb->reg = cfg->reg;
 	pb->mask = (u8)(1u << cfg->bit);
 	info.addr = cfg->addr;
-	pb->client = i2c_new_client_device(cfg->adap, &info);
+	struct i2c_adapter *adap = uirq_compat_i2c_adapter(cfg->adap);
+
+	pb->client = adap ? i2c_new_client_device(adap, &info) : ERR_PTR(-ENOMEM);
 	if (IS_ERR(pb->client)) {
 		err = (int)PTR_ERR(pb->client);
 		goto err_free;

@@ -318,7 +318,8 @@ UIRQ_TEST(compat_base, i2c_client_binds_and_transfers, .init = setup, .fini = te
 	struct i2c_client *c, *dup;
 
 	assert_eq(uirq_i2c_sim_new("bus", 400000, &sim), 0);
-	adap = uirq_i2c_sim_adapter(sim);
+	adap = uirq_compat_i2c_adapter(uirq_i2c_sim_adapter(sim));
+	assert_not_null(adap);
 	assert_eq(uirq_i2c_sim_attach(sim, 0x2a, &ops, NULL), 0);
 	assert_eq(i2c_add_driver(&widget_driver), 0);
 	c = i2c_new_client_device(adap, &info);
@@ -338,9 +339,11 @@ UIRQ_TEST(compat_base, i2c_client_binds_and_transfers, .init = setup, .fini = te
 	dup = i2c_new_client_device(adap, &info);
 	assert_true(IS_ERR(dup));
 	assert_eq(PTR_ERR(dup), -EBUSY);
+	assert_eq(uirq_compat_i2c_adapter_del(adap), -EBUSY, "the adapter has a client");
 	i2c_unregister_device(c);
 	assert_null(probed_client, "removed");
 	i2c_del_driver(&widget_driver);
+	assert_eq(uirq_compat_i2c_adapter_del(adap), 0);
 	assert_eq(uirq_i2c_sim_free(sim), 0);
 }
 

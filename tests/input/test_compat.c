@@ -52,7 +52,8 @@ UIRQ_TEST(compat, driver_shape, OPTS)
 	struct i2c_msg probe = { .addr = 0x4b, .flags = I2C_M_RD, .len = 1, .buf = &status };
 
 	assert_eq(uirq_i2c_sim_new("omap_i2c.1", 2600000, &sim), 0);
-	adap = uirq_i2c_sim_adapter(sim);
+	adap = uirq_compat_i2c_adapter(uirq_i2c_sim_adapter(sim));
+	assert_not_null(adap);
 	assert_eq(uirq_i2c_sim_attach(sim, 0x4b, &ops, NULL), 0);
 	pwr.client = i2c_new_client_device(adap, &info);
 	assert_false(IS_ERR_OR_NULL(pwr.client), "i2c_new_client_device: %ld", PTR_ERR(pwr.client));
@@ -82,6 +83,7 @@ UIRQ_TEST(compat, driver_shape, OPTS)
 	uirq_input_close(c);
 	input_unregister_device(pwr.idev);
 	i2c_unregister_device(pwr.client);
+	assert_eq(uirq_compat_i2c_adapter_del(adap), 0);
 	assert_eq(uirq_i2c_sim_free(sim), 0);
 	assert_no_reports();
 }

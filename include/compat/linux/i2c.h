@@ -9,8 +9,8 @@
  *
  * The transfer and SMBus calls are macros on uirq's, so that a transfer -
  * which may sleep - is reported at the driver's line, as a kernel
- * backtrace would show it.  The adapter and the message are uirq's
- * structures under the kernel's names (the same fields).
+ * backtrace would show it.  The message is uirq's structure under the
+ * kernel's name (the same fields).
  *
  * The system's uAPI <linux/i2c.h> comes first for the I2C_M_* and
  * I2C_FUNC_* values, which are the kernel's and uirq's alike.
@@ -25,8 +25,6 @@
 #include "uirq/i2c.h"
 
 #define i2c_msg				uirq_i2c_msg
-#define i2c_adapter			uirq_i2c_adapter
-#define i2c_algorithm			uirq_i2c_algorithm
 
 #define I2C_CLIENT_PEC			UIRQ_I2C_CLIENT_PEC
 #define I2C_CLIENT_TEN			UIRQ_I2C_CLIENT_TEN
@@ -35,6 +33,29 @@
 #define I2C_LOCK_SEGMENT		0x02
 
 extern const struct bus_type i2c_bus_type;
+
+/*
+ * A bus as client drivers see it: its number, its name, its device (for
+ * messages) and the uirq adapter that carries the transfers.  A board gets
+ * it with uirq_compat_i2c_adapter(); adapter drivers are not in scope.
+ */
+struct i2c_adapter {
+	struct module *owner;
+	unsigned int class;
+	int timeout;			/* in jiffies */
+	int retries;
+	struct device dev;
+	int nr;
+	char name[48];
+	/* uirq's */
+	struct uirq_i2c_adapter *uirq;
+	struct i2c_adapter *uirq_next;	/* compat/i2c.c's list */
+};
+
+/* The kernel-shaped adapter of a uirq adapter, made on first use (one each); NULL on no memory. */
+struct i2c_adapter *uirq_compat_i2c_adapter(struct uirq_i2c_adapter *adap);
+/* Forget it before the uirq adapter goes: 0, or -EBUSY while it has clients. */
+int uirq_compat_i2c_adapter_del(struct i2c_adapter *adap);
 
 struct i2c_client {
 	unsigned short flags;
@@ -109,14 +130,12 @@ static inline struct i2c_client *i2c_verify_client(struct device *dev)
 	return dev && dev->bus == &i2c_bus_type ? to_i2c_client(dev) : NULL;
 }
 
-#define i2c_add_adapter(a)			uirq_i2c_add_adapter(a)
-#define i2c_del_adapter(a)			uirq_i2c_del_adapter(a)
-#define i2c_get_functionality(a)		uirq_i2c_get_functionality(a)
-#define i2c_check_functionality(a, f)		uirq_i2c_check_functionality((a), (f))
-#define i2c_lock_bus(a, flags)			uirq_i2c_lock_bus(a)
-#define i2c_unlock_bus(a, flags)		uirq_i2c_unlock_bus(a)
-#define i2c_transfer(a, m, n)			uirq_i2c_transfer((a), (m), (n))
-#define __i2c_transfer(a, m, n)			uirq_i2c_transfer_locked((a), (m), (n))
+#define i2c_get_functionality(a)		uirq_i2c_get_functionality((a)->uirq)
+#define i2c_check_functionality(a, f)		uirq_i2c_check_functionality((a)->uirq, (f))
+#define i2c_lock_bus(a, flags)			uirq_i2c_lock_bus((a)->uirq)
+#define i2c_unlock_bus(a, flags)		uirq_i2c_unlock_bus((a)->uirq)
+#define i2c_transfer(a, m, n)			uirq_i2c_transfer((a)->uirq, (m), (n))
+#define __i2c_transfer(a, m, n)			uirq_i2c_transfer_locked((a)->uirq, (m), (n))
 #define i2c_master_send(c, b, n)		uirq_i2c_master_send((c)->uirq, (const uint8_t *)(b), (n))
 #define i2c_master_recv(c, b, n)		uirq_i2c_master_recv((c)->uirq, (uint8_t *)(b), (n))
 #define i2c_smbus_read_byte(c)			uirq_i2c_smbus_read_byte((c)->uirq)
