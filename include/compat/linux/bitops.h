@@ -37,6 +37,12 @@ static inline int fls64(unsigned long long x)
 	return x ? 64 - __builtin_clzll(x) : 0;
 }
 
+/* The order of count rounded up to a power of two (4 -> 2, 5 -> 3); -1 for 0. */
+static inline int get_count_order(unsigned int count)
+{
+	return count ? fls(count - 1) : -1;
+}
+
 static inline unsigned int hweight32(unsigned int w)
 {
 	return (unsigned int)__builtin_popcount(w);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <linux/bitops.h>
+#include <linux/bug.h>
 #include <linux/byteorder.h>
 #include <linux/compiler_types.h>
 #include <linux/err.h>

@@ -13,11 +13,7 @@
 #include <string.h>
 #include <linux/types.h>
 
-#define GFP_KERNEL	0u
-#define GFP_ATOMIC	0u
-#define GFP_NOWAIT	0u
-#define GFP_DMA		0u
-#define __GFP_ZERO	0x100u
+#include <linux/gfp.h>
 
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {

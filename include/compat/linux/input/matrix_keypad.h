@@ -24,4 +24,12 @@ struct matrix_keymap_data {
 	unsigned int keymap_size;
 };
 
+struct device;
+
+/* drivers/input/matrix-keymap.c's, compiled unmodified with the drivers that use them. */
+int matrix_keypad_build_keymap(const struct matrix_keymap_data *keymap_data, const char *keymap_name,
+			       unsigned int rows, unsigned int cols, unsigned short *keymap,
+			       struct input_dev *input_dev);
+int matrix_keypad_parse_properties(struct device *dev, unsigned int *rows, unsigned int *cols);
+
 #endif
