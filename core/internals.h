@@ -22,6 +22,7 @@
 #include "uirq/spinlock.h"
 #include "../lib/lib.h"
 #include "../lib/sim.h"
+#include "uirq/printk.h"
 
 /*
  * Everything declared below is shared between the files of core/ and no
@@ -223,10 +224,8 @@ static inline bool irq_settings_is_level(struct uirq_irq_desc *d) { return d->se
 
 /* ---- printk.c: the kernel's words on stderr ---- */
 __attribute__((format(printf, 1, 2))) void uirq_printk(const char *fmt, ...);
-/* WARN(): a "cut here" frame around the message, naming the call site. */
-__attribute__((format(printf, 4, 5)))
-void uirq_warn(const char *file, int line, const char *func, const char *fmt, ...);
-#define UIRQ_WARN(...) uirq_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)
+/* WARN(): a "cut here" frame around the message, naming the call site (uirq/printk.h). */
+#define UIRQ_WARN(...) uirq_log_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)
 
 /* ---- selfwait.c: what the calling thread runs, for the waits that must not wait for it ---- */
 void irq_self_hard_enter(struct uirq_irq_desc *desc);

@@ -22,7 +22,7 @@ void uirq_printk(const char *fmt, ...)
 	uirq_log_printk("%s", buf);
 }
 
-void uirq_warn(const char *file, int line, const char *func, const char *fmt, ...)
+void uirq_log_warn(const char *file, int line, const char *func, const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;

@@ -23,6 +23,13 @@ typedef void (*uirq_log_sink_t)(const char *msg, void *arg);
 
 /* Format a message and hand it to the sink; returns its length. */
 __attribute__((format(printf, 1, 2))) int uirq_log_printk(const char *fmt, ...);
+/*
+ * A kernel-style WARNING: the "cut here" banner, the message, then
+ * "WARNING: CPU: N PID: N at FILE:LINE FUNC", through the sink.  For a
+ * condition that should never hold; the program goes on.
+ */
+__attribute__((format(printf, 4, 5))) void uirq_log_warn(const char *file, int line, const char *func,
+							 const char *fmt, ...);
 /* Install a sink (NULL: stderr again). */
 void uirq_log_set_sink(uirq_log_sink_t fn, void *arg);
 

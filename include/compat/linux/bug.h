@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * WARN_ON() and its kin: a condition that should never hold is logged with
- * the kernel's "cut here" banner and the place it was found (compat/bug.c),
+ * the kernel's "cut here" banner and the place it was found (uirq_log_warn()),
  * and the program goes on, as the kernel does.  BUG() and BUG_ON() end the
  * program, as a BUG ends the task in the kernel (here there is nothing to
  * keep running around it).
@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <linux/compiler_types.h>
 
-__attribute__((__format__(printf, 4, 5))) void uirq_compat_warn(const char *file, int line, const char *func,
-								 const char *fmt, ...);
+#include "uirq/printk.h"
+
 __attribute__((__noreturn__)) void uirq_compat_bug(const char *file, int line, const char *func);
 
 #define WARN(cond, fmt, ...)								\
 	({										\
 		bool warn_c_ = !!(cond);						\
 		if (unlikely(warn_c_))							\
-			uirq_compat_warn(__FILE__, __LINE__, __func__, fmt, ##__VA_ARGS__); \
+			uirq_log_warn(__FILE__, __LINE__, __func__, fmt, ##__VA_ARGS__); \
 		warn_c_;								\
 	})
 #define WARN_ON(cond)		WARN((cond), "%s", "")
@@ -30,7 +30,7 @@ __attribute__((__noreturn__)) void uirq_compat_bug(const char *file, int line, c
 		static bool warned_;							\
 		bool once_c_ = !!(cond);						\
 		if (unlikely(once_c_) && !__atomic_exchange_n(&warned_, true, __ATOMIC_RELAXED)) \
-			uirq_compat_warn(__FILE__, __LINE__, __func__, fmt, ##__VA_ARGS__); \
+			uirq_log_warn(__FILE__, __LINE__, __func__, fmt, ##__VA_ARGS__); \
 		once_c_;								\
 	})
 #define WARN_ON_ONCE(cond)	WARN_ONCE((cond), "%s", "")
