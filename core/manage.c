@@ -203,6 +203,23 @@ bool irq_wait_for_poll(struct uirq_irq_desc *desc)
 	return !irqd_irq_disabled(desc) && desc_action(desc);
 }
 
+/* ---- the chip's resources of a line (bus lock held) ---- */
+
+static int irq_request_resources(struct uirq_irq_desc *desc)
+{
+	struct uirq_irq_chip *c = desc->irq_data.chip;
+
+	return c && c->irq_request_resources ? c->irq_request_resources(&desc->irq_data) : 0;
+}
+
+static void irq_release_resources(struct uirq_irq_desc *desc)
+{
+	struct uirq_irq_chip *c = desc->irq_data.chip;
+
+	if (c && c->irq_release_resources)
+		c->irq_release_resources(&desc->irq_data);
+}
+
 /* ---- trigger type ---- */
 
 int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type)
@@ -725,6 +742,17 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 
 	uirq_mutex_lock(&desc->request_mutex);
 	chip_bus_lock(desc);
+	/* The first handler asks the chip for the line's resources (a GPIO pin locked as an interrupt). */
+	if (!desc_action(desc)) {
+		ret = irq_request_resources(desc);
+		if (ret) {
+			uirq_printk("genirq: Failed to request resources for %s (irq %u) on irqchip %s\n", new->name,
+				    irq, desc->irq_data.chip->name ? desc->irq_data.chip->name : "");
+			chip_bus_sync_unlock(desc);
+			uirq_mutex_unlock(&desc->request_mutex);
+			goto out_thread;
+		}
+	}
 	uirq_spin_lock_irqsave(&desc->lock, flags);
 
 	old_ptr = &desc->action;
@@ -834,6 +862,8 @@ mismatch:
 	ret = -EBUSY;
 out_unlock:
 	uirq_spin_unlock_irqrestore(&desc->lock, flags);
+	if (!desc_action(desc))
+		irq_release_resources(desc);
 	chip_bus_sync_unlock(desc);
 	uirq_mutex_unlock(&desc->request_mutex);
 out_thread:
@@ -960,6 +990,12 @@ static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_i
 	*deferred = self_wait(desc);
 	if (*deferred) {
 		irq_self_wait_report("free_irq", desc);
+		/* Released now, while the request mutex still orders it before any new request's. */
+		if (!desc_action(desc)) {
+			chip_bus_lock(desc);
+			irq_release_resources(desc);
+			chip_bus_sync_unlock(desc);
+		}
 		uirq_mutex_unlock(&desc->request_mutex);
 		int err = free_irq_deferred(desc, action);
 
@@ -969,6 +1005,12 @@ static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_i
 		return action;
 	}
 	free_irq_wait(desc, action);
+	/* The last handler gone and its threads done: the chip takes the line's resources back. */
+	if (!desc_action(desc)) {
+		chip_bus_lock(desc);
+		irq_release_resources(desc);
+		chip_bus_sync_unlock(desc);
+	}
 	uirq_mutex_unlock(&desc->request_mutex);
 	free(action->secondary);
 	return action;

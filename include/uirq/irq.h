@@ -123,6 +123,15 @@ struct uirq_irq_chip {
 	int (*irq_retrigger)(struct uirq_irq_data *d);
 	void (*irq_bus_lock)(struct uirq_irq_data *d);
 	void (*irq_bus_sync_unlock)(struct uirq_irq_data *d);
+	/*
+	 * Called (bus-locked, may sleep) when the line's first handler is
+	 * requested - an error refuses the request - and after its last one
+	 * is freed: a GPIO controller marks the pin as used for an interrupt.
+	 */
+	int (*irq_request_resources)(struct uirq_irq_data *d);
+	void (*irq_release_resources)(struct uirq_irq_data *d);
+	/* Wake-up settings: a process has no system suspend, so the core never calls it (kept for drivers that set it). */
+	int (*irq_set_wake)(struct uirq_irq_data *d, unsigned int on);
 	unsigned long flags;
 };
 

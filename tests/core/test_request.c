@@ -383,3 +383,62 @@ UIRQ_TEST(core_request, descriptor_allocator, .timeout = 20)
 	assert_null(uirq_irq_to_desc(110));
 	assert_eq(uirq_irq_alloc_descs(-1, 0, 0), -EINVAL);
 }
+
+/*
+ * The chip's resources of a line (irq_request_resources, as a GPIO
+ * controller locks a pin as an interrupt): asked by the first handler's
+ * request, bus-locked; given back after the last handler is freed; a
+ * refusal refuses the request with its error and the kernel's message.
+ */
+static atomic_int reqres, relres, reqres_err, reqres_locked;
+
+static int tc_reqres(struct uirq_irq_data *d)
+{
+	(void)d;
+	atomic_fetch_add(&reqres, 1);
+	atomic_store(&reqres_locked, atomic_load(&tc.bus_lock) > atomic_load(&tc.bus_unlock));
+	return atomic_load(&reqres_err);
+}
+
+static void tc_relres(struct uirq_irq_data *d)
+{
+	(void)d;
+	atomic_fetch_add(&relres, 1);
+}
+
+UIRQ_TEST(core_request, chip_resources_follow_the_first_and_last_handler, .timeout = 20)
+{
+	tc_setup(1, false, false, uirq_handle_level_irq);
+	unsigned int irq = tc_irq(2);
+
+	tc.chip.irq_request_resources = tc_reqres;
+	tc.chip.irq_release_resources = tc_relres;
+	assert_eq(uirq_request_irq(irq, primary, UIRQF_SHARED, "a", &dev_a), 0);
+	assert_eq(atomic_load(&reqres), 1);
+	assert_eq(atomic_load(&reqres_locked), 1, "asked under the bus lock");
+	assert_eq(uirq_request_irq(irq, primary, UIRQF_SHARED, "b", &dev_b), 0);
+	assert_eq(atomic_load(&reqres), 1, "a sharer asks nothing more");
+	uirq_free_irq(irq, &dev_a);
+	assert_eq(atomic_load(&relres), 0, "a handler remains");
+	uirq_free_irq(irq, &dev_b);
+	assert_eq(atomic_load(&relres), 1, "the last one gives it back");
+	/* Refused: the request fails with the chip's error, nothing installed, nothing to give back. */
+	atomic_store(&reqres_err, -EBUSY);
+	tc_capture_begin();
+	assert_eq(uirq_request_irq(irq, primary, 0, "c", &dev_c), -EBUSY);
+	const char *err = tc_capture_end();
+
+	assert_not_null(strstr(err, "genirq: Failed to request resources for c (irq"), "%s", err);
+	assert_false(uirq_irq_has_action(irq));
+	assert_eq(atomic_load(&relres), 1);
+	/* A refusal by the flags after the chip said yes gives its resources back. */
+	atomic_store(&reqres_err, 0);
+	assert_eq(uirq_request_irq(irq, primary, UIRQF_SHARED, "d", &dev_a), 0);
+	assert_eq(uirq_request_irq(irq, primary, 0, "e", &dev_b), -EBUSY, "not shared: a mismatch");
+	assert_eq(atomic_load(&reqres), 3);
+	uirq_free_irq(irq, &dev_a);
+	assert_eq(atomic_load(&relres), 2);
+	tc.chip.irq_request_resources = NULL;
+	tc.chip.irq_release_resources = NULL;
+	tc_teardown();
+}
