@@ -46,6 +46,7 @@ typedef unsigned long irq_hw_number_t;
 #define IRQCHIP_EOI_IF_HANDLED	(1u << 1)
 #define IRQCHIP_MASK_ON_SUSPEND	(1u << 2)
 #define IRQCHIP_SKIP_SET_WAKE	(1u << 4)
+#define IRQCHIP_IMMUTABLE	(1u << 11)
 
 #define IRQ_SET_MASK_OK		UIRQ_IRQ_SET_MASK_OK
 #define IRQ_SET_MASK_OK_NOCOPY	UIRQ_IRQ_SET_MASK_OK_NOCOPY

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * GPIO controllers (drivers/gpio/gpiolib.c's provider side): registration
+ * with a number base, the chip's data, and - when the driver gives an irq
+ * chip - the irq domain of its lines.  Each mapping gets the driver's irq
+ * chip with the gpio_chip as chip data (the kernel's choice: drivers reach
+ * their state through it), the driver's flow handler, and for a controller
+ * behind a sleeping bus (girq->threaded) nested threads, run in the
+ * thread of the driver's own interrupt handler.
+ */
+#include <stdlib.h>
+
+#include <linux/errno.h>
+#include <linux/gpio/driver.h>
+#include <linux/printk.h>
+
+#define GPIO_DYNAMIC_BASE	512	/* dynamic bases are given from here downwards, as the kernel's */
+#define GPIO_MAX_LINES		128	/* the uirq_irq_* bitmaps' size */
+
+static DEFINE_MUTEX(chips_lock);
+static struct gpio_chip *chips;		/* registered, under chips_lock */
+static int next_base = GPIO_DYNAMIC_BASE;
+
+static int gpiochip_irq_map(struct irq_domain *d, unsigned int irq, unsigned long hwirq)
+{
+	struct gpio_chip *gc = irq_domain_get_host_data(d);
+
+	(void)hwirq;
+	irq_set_chip_data(irq, gc);
+	irq_set_chip_and_handler(irq, gc->irq.chip, gc->irq.handler);
+	if (gc->irq.threaded)
+		irq_set_nested_thread(irq, 1);
+	if (gc->irq.num_parents == 1)
+		irq_set_parent(irq, (int)gc->irq.parents[0]);
+	if (gc->irq.default_type != IRQ_TYPE_NONE)
+		irq_set_irq_type(irq, gc->irq.default_type);
+	return 0;
+}
+
+static void gpiochip_irq_unmap(struct irq_domain *d, unsigned int irq)
+{
+	(void)d;
+	if (irq_get_irq_data(irq) && irq_get_irq_data(irq)->chip)
+		irq_set_nested_thread(irq, 0);
+	irq_set_chip_and_handler(irq, NULL, NULL);
+	irq_set_chip_data(irq, NULL);
+}
+
+static const struct irq_domain_ops gpiochip_domain_ops = {
+	.map = gpiochip_irq_map,
+	.unmap = gpiochip_irq_unmap,
+};
+
+/* The kernel's gpiochip_to_irq(): the line's mapping, made on first use. */
+static int gpiochip_to_irq(struct gpio_chip *gc, unsigned int offset)
+{
+	unsigned int irq;
+
+	if (!gc->irq.domain || offset >= gc->ngpio)
+		return -ENXIO;
+	irq = irq_create_mapping(gc->irq.domain, offset);
+	return irq ? (int)irq : -ENXIO;
+}
+
+int gpiochip_add_data(struct gpio_chip *gc, void *data)
+{
+	if (!gc->ngpio || gc->ngpio > GPIO_MAX_LINES) {
+		pr_err("gpiochip_add_data: %s: %u lines (1 to %d here)\n", gc->label ? gc->label : "?", gc->ngpio,
+		       GPIO_MAX_LINES);
+		return -EINVAL;
+	}
+	gc->uirq_data = data;
+	if (gc->irq.chip) {
+		gc->irq.domain = irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
+		if (!gc->irq.domain)
+			return -ENOMEM;
+		if (!gc->to_irq)
+			gc->to_irq = gpiochip_to_irq;
+		if (gc->irq.init_hw) {
+			int ret = gc->irq.init_hw(gc);
+
+			if (ret) {
+				irq_domain_remove(gc->irq.domain);
+				gc->irq.domain = NULL;
+				return ret;
+			}
+		}
+		gc->irq.initialized = true;
+	}
+	mutex_lock(&chips_lock);
+	if (gc->base < 0) {
+		next_base -= gc->ngpio;
+		gc->base = next_base;
+	}
+	gc->uirq_next = chips;
+	chips = gc;
+	mutex_unlock(&chips_lock);
+	return 0;
+}
+
+void gpiochip_remove(struct gpio_chip *gc)
+{
+	mutex_lock(&chips_lock);
+	for (struct gpio_chip **pp = &chips; *pp; pp = &(*pp)->uirq_next) {
+		if (*pp == gc) {
+			*pp = gc->uirq_next;
+			break;
+		}
+	}
+	mutex_unlock(&chips_lock);
+	for (unsigned int i = 0; i < gc->ngpio; i++)
+		if (gpiochip_line_is_irq(gc, i))
+			pr_err("gpiochip_remove: %s: line %u still used as an interrupt\n", gc->label ? gc->label : "?",
+			       i);
+	if (gc->irq.domain) {
+		irq_domain_remove(gc->irq.domain);
+		gc->irq.domain = NULL;
+	}
+	gc->irq.initialized = false;
+}
+
+static void devm_gpiochip_remove(void *gc)
+{
+	gpiochip_remove(gc);
+}
+
+int devm_gpiochip_add_data(struct device *dev, struct gpio_chip *gc, void *data)
+{
+	int ret = gpiochip_add_data(gc, data);
+
+	return ret ? ret : devm_add_action_or_reset(dev, devm_gpiochip_remove, gc);
+}
+
+void *gpiochip_get_data(struct gpio_chip *gc)
+{
+	return gc->uirq_data;
+}
+
+struct gpio_chip *gpiochip_find(void *data, int (*match)(struct gpio_chip *gc, void *data))
+{
+	struct gpio_chip *found = NULL;
+
+	mutex_lock(&chips_lock);
+	for (struct gpio_chip *gc = chips; gc && !found; gc = gc->uirq_next)
+		if (match(gc, data))
+			found = gc;
+	mutex_unlock(&chips_lock);
+	return found;
+}
+
+int gpiochip_lock_as_irq(struct gpio_chip *gc, unsigned int offset)
+{
+	if (offset >= gc->ngpio)
+		return -EINVAL;
+	/* A line the chip drives cannot be an interrupt (the kernel's "cannot lock as IRQ"). */
+	if (gc->get_direction && gc->get_direction(gc, offset) == GPIO_LINE_DIRECTION_OUT) {
+		pr_err("gpio gpiochip %s: (%s): gpiochip_lock_as_irq: tried to flag a GPIO set as output for IRQ\n",
+		       gc->label ? gc->label : "?", gc->label ? gc->label : "?");
+		return -EIO;
+	}
+	set_bit((long)offset, gc->uirq_irq_locked);
+	return 0;
+}
+
+void gpiochip_unlock_as_irq(struct gpio_chip *gc, unsigned int offset)
+{
+	if (offset < gc->ngpio) {
+		clear_bit((long)offset, gc->uirq_irq_locked);
+		clear_bit((long)offset, gc->uirq_irq_enabled);
+	}
+}
+
+bool gpiochip_line_is_irq(struct gpio_chip *gc, unsigned int offset)
+{
+	return offset < gc->ngpio && test_bit((long)offset, gc->uirq_irq_locked);
+}
+
+void gpiochip_enable_irq(struct gpio_chip *gc, irq_hw_number_t offset)
+{
+	/* Only a line locked as an interrupt is enabled as one (the kernel warns otherwise). */
+	if (WARN_ON(!gpiochip_line_is_irq(gc, (unsigned int)offset)))
+		return;
+	set_bit((long)offset, gc->uirq_irq_enabled);
+}
+
+void gpiochip_disable_irq(struct gpio_chip *gc, irq_hw_number_t offset)
+{
+	if (offset < gc->ngpio)
+		clear_bit((long)offset, gc->uirq_irq_enabled);
+}
+
+int gpiochip_irq_reqres(struct irq_data *d)
+{
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+
+	return gpiochip_lock_as_irq(gc, (unsigned int)irqd_to_hwirq(d));
+}
+
+void gpiochip_irq_relres(struct irq_data *d)
+{
+	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
+
+	gpiochip_unlock_as_irq(gc, (unsigned int)irqd_to_hwirq(d));
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gpiolib's provider side (compat/gpiolib.c): a chip registers with a
+ * dynamic base and its data; its irq chip gets a domain whose lines carry
+ * the driver's chip, handler and nested threads; a line requested as an
+ * interrupt is locked as one, which a line driven as an output refuses;
+ * removal takes the domain away.
+ */
+#include <linux/errno.h>
+#include <linux/gpio/driver.h>
+#include <linux/interrupt.h>
+
+#include "harness.h"
+
+static struct {
+	struct gpio_chip gc;
+	unsigned long out;	/* lines driven as outputs */
+	int enables;
+} fake;
+
+static int get_direction(struct gpio_chip *gc, unsigned int off)
+{
+	(void)gc;
+	return test_bit((long)off, &fake.out) ? GPIO_LINE_DIRECTION_OUT : GPIO_LINE_DIRECTION_IN;
+}
+
+static void irq_enable(struct irq_data *d)
+{
+	gpiochip_enable_irq(irq_data_get_irq_chip_data(d), irqd_to_hwirq(d));
+	fake.enables++;
+}
+
+static void irq_disable(struct irq_data *d)
+{
+	gpiochip_disable_irq(irq_data_get_irq_chip_data(d), irqd_to_hwirq(d));
+}
+
+static void noop(struct irq_data *d)
+{
+	(void)d;
+}
+
+static const struct irq_chip fake_irq_chip = {
+	.name = "fake",
+	.irq_enable = irq_enable,
+	.irq_disable = irq_disable,
+	.irq_mask = noop,
+	.irq_unmask = noop,
+	.flags = IRQCHIP_IMMUTABLE,
+	GPIOCHIP_IRQ_RESOURCE_HELPERS,
+};
+
+static uirq_irqreturn_t thread_fn(int irq, void *dev)
+{
+	(void)irq, (void)dev;
+	return IRQ_HANDLED;
+}
+
+static int is_fake(struct gpio_chip *gc, void *data)
+{
+	return gc->uirq_data == data;
+}
+
+static void setup(void)
+{
+	assert_eq(uirq_cpus_start(NULL), 0);
+}
+
+static void teardown(void)
+{
+	uirq_cpus_stop();
+}
+
+UIRQ_TEST(compat_gpiolib, chip_domain_and_irq_lock, .init = setup, .fini = teardown)
+{
+	int data, irq;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.gc.label = "fake";
+	fake.gc.base = -1;
+	fake.gc.ngpio = 8;
+	fake.gc.get_direction = get_direction;
+	gpio_irq_chip_set_chip(&fake.gc.irq, &fake_irq_chip);
+	fake.gc.irq.handler = handle_level_irq;
+	fake.gc.irq.threaded = true;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_eq(fake.gc.base, 512 - 8, "a dynamic base, from 512 down");
+	assert_eq(gpiochip_get_data(&fake.gc), &data);
+	assert_eq(gpiochip_find(&data, is_fake), &fake.gc);
+	assert_not_null(fake.gc.irq.domain);
+	irq = fake.gc.to_irq(&fake.gc, 3);
+	assert_gt(irq, 0);
+	assert_eq(fake.gc.to_irq(&fake.gc, 3), irq, "one mapping per line");
+	assert_eq(irq_get_chip_data((unsigned int)irq), &fake.gc, "the gpio_chip is the chip data");
+	assert_eq(fake.gc.to_irq(&fake.gc, 8), -ENXIO);
+	/* Requested: locked as an interrupt, enabled through the driver's callback. */
+	assert_eq(request_threaded_irq((unsigned int)irq, NULL, thread_fn, IRQF_ONESHOT, "line3", &data), 0);
+	assert_true(gpiochip_line_is_irq(&fake.gc, 3));
+	assert_eq(fake.enables, 1);
+	free_irq((unsigned int)irq, &data);
+	assert_false(gpiochip_line_is_irq(&fake.gc, 3), "unlocked when freed");
+	/* A line the chip drives cannot be an interrupt: the request is refused. */
+	set_bit(5, &fake.out);
+	irq = fake.gc.to_irq(&fake.gc, 5);
+	assert_eq(request_threaded_irq((unsigned int)irq, NULL, thread_fn, IRQF_ONESHOT, "line5", &data), -EIO);
+	assert_false(gpiochip_line_is_irq(&fake.gc, 5));
+	gpiochip_remove(&fake.gc);
+	assert_null(fake.gc.irq.domain);
+	assert_null(gpiochip_find(&data, is_fake));
+	/* No lines: refused. */
+	fake.gc.ngpio = 0;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
+}
