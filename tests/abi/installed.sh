@@ -124,6 +124,26 @@ for ex in threaded_irq seeded; do
 		diag <"$dest/cc.log"
 	fi
 done
+# "Your driver on uirq": a kernel-style file compiled as is, with the forced include and the
+# kernel's warning set, and the board that binds it, against the installed compat layer.
+read -r -a cflags < <(pkg-config --cflags uirq-compat)
+read -r -a cflibs < <(pkg-config --cflags --libs uirq-compat)
+if cc -std=gnu11 -include compat/uirq-kernel.h -fno-strict-overflow -Wall -Wno-unused-parameter \
+	"${cflags[@]}" -c "$src/examples/your-driver/acme-button.c" -o "$dest/acme-button.o" >"$dest/cc.log" 2>&1 &&
+	cc -std=gnu11 -Wall -Wextra -Werror "$src/examples/your-driver/board.c" "$dest/acme-button.o" "${cflibs[@]}" \
+		-o "$dest/your-driver-board" >>"$dest/cc.log" 2>&1; then
+	ok "examples/your-driver builds with pkg-config uirq-compat against the installed tree"
+	out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$dest/your-driver-board" 2>&1)
+	if grep -q 'KEY_ENTER), value 1' <<<"$out" && grep -q 'KEY_ENTER), value 0' <<<"$out"; then
+		ok "the driver binds and reports on the installed libraries"
+	else
+		not_ok "the driver binds and reports on the installed libraries"
+		diag <<<"$out"
+	fi
+else
+	not_ok "examples/your-driver builds with pkg-config uirq-compat against the installed tree"
+	diag <"$dest/cc.log"
+fi
 out=$(LD_LIBRARY_PATH=$(dirname "$lib") "$dest/threaded_irq" 3 2>&1)
 rc=$?
 libs=$(LD_LIBRARY_PATH=$(dirname "$lib") ldd "$dest/threaded_irq" 2>&1 | grep libuirq)
