@@ -20,7 +20,7 @@ for args in "" "3"; do
 		ok "board ${args:+(seed $args) }reports the press and the release once each"
 	else
 		not_ok "board ${args:+(seed $args) }reports the press and the release once each (exit $rc)"
-		sed 's/^/# /' <<<"$out"
+		printf '# %s\n' "${out//$'\n'/$'\n'# }"
 	fi
 done
 if [ "$("$board" 3 2>&1)" = "$("$board" 3 2>&1)" ]; then
