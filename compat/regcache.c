@@ -244,12 +244,16 @@ int regcache_drop_region(struct regmap *map, unsigned int min, unsigned int max)
 	return 0;
 }
 
-/* A held value the device must be given: one that is not its default, or any after mark_dirty. */
+/*
+ * A held value the device must be given: any, unless the chip was just
+ * reset (regcache_mark_dirty()), which put its registers back to their
+ * defaults: then those that differ from them.
+ */
 static bool needs_sync(const struct regmap *map, unsigned int reg, unsigned int val)
 {
 	const struct reg_default *d;
 
-	if (map->no_sync_defaults)
+	if (!map->no_sync_defaults)
 		return true;
 	d = find_default(map, reg);
 	return !d || d->def != val;

@@ -323,9 +323,13 @@ int regmap_get_reg_stride(struct regmap *map);
 void regcache_cache_only(struct regmap *map, bool enable);
 /* Reads and writes go to the device, not the cache. */
 void regcache_cache_bypass(struct regmap *map, bool enable);
-/* Write every cached value that differs from its default (every one after mark_dirty) to the device. */
+/*
+ * If writes went to the cache only since the last sync, write every held,
+ * writeable, non-volatile value to the device - after regcache_mark_dirty()
+ * only those that differ from their defaults.
+ */
 int regcache_sync(struct regmap *map);
-/* The device lost its registers (a reset): the next sync writes every cached value. */
+/* The device was reset (its registers are at their defaults): the next sync restores the rest. */
 void regcache_mark_dirty(struct regmap *map);
 /* Forget cached values min..max: the next reads go to the device. */
 int regcache_drop_region(struct regmap *map, unsigned int min, unsigned int max);
