@@ -30,6 +30,7 @@ struct max77650 {
 	uint8_t regs[256];
 	bool pressed;		/* the debounced nEN is low */
 	unsigned long nen_read;	/* nEN bits bus reads of INT_GLBL returned */
+	unsigned long nen_read_masked;	/* ... of them while masked in INTM_GLBL */
 
 	struct model_pin nirq;	/* asserted: driven low */
 };
@@ -68,8 +69,13 @@ static uint8_t read_reg(struct max77650 *m, uint8_t reg, bool side_effects)
 	case MAX77650_INT_GLBL:
 	case MAX77650_INT_CHG:
 	case 0x04:	/* ERCFLAG */
-		if (side_effects && reg == MAX77650_INT_GLBL)
+		if (side_effects && reg == MAX77650_INT_GLBL) {
+			uint8_t masked = v & m->regs[MAX77650_INTM_GLBL];
+
 			m->nen_read += (unsigned long)!!(v & MAX77650_INT_nEN_F) + !!(v & MAX77650_INT_nEN_R);
+			m->nen_read_masked += (unsigned long)!!(masked & MAX77650_INT_nEN_F) +
+					      !!(masked & MAX77650_INT_nEN_R);
+		}
 		if (side_effects)
 			m->regs[reg] = 0;
 		return v;
@@ -195,12 +201,14 @@ uint8_t max77650_peek(struct max77650 *m, uint8_t reg)
 	return v;
 }
 
-unsigned long max77650_nen_events_read(struct max77650 *m)
+unsigned long max77650_nen_events_read(struct max77650 *m, unsigned long *masked)
 {
 	unsigned long n;
 
 	pthread_mutex_lock(&m->lock);
 	n = m->nen_read;
+	if (masked)
+		*masked = m->nen_read_masked;
 	pthread_mutex_unlock(&m->lock);
 	return n;
 }

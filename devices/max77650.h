@@ -96,7 +96,11 @@ void max77650_set_nen(struct max77650 *m, bool pressed);
 bool max77650_nirq_asserted(struct max77650 *m);
 /* A register's value without bus traffic or side effects (a status read does not clear it). */
 uint8_t max77650_peek(struct max77650 *m, uint8_t reg);
-/* How many bus reads of INT_GLBL found nEN_F or nEN_R set, so far (what the drivers were told). */
-unsigned long max77650_nen_events_read(struct max77650 *m);
+/*
+ * How many nEN edges (nEN_F and nEN_R bits) bus reads of INT_GLBL have
+ * returned so far - each read clears them - and into *masked (if not
+ * NULL) how many of those were masked in INTM_GLBL at the read.
+ */
+unsigned long max77650_nen_events_read(struct max77650 *m, unsigned long *masked);
 
 #endif

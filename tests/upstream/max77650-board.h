@@ -401,6 +401,25 @@ static double wall_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+/* One run: seed's schedule (on one CPU for an even seed, two for an odd one), board to teardown; its wall ms. */
+static double seeded_run(const char *what, uint64_t seed, void (*setup)(void), void (*body)(void))
+{
+	unsigned int cpus = 1 + (unsigned int)(seed % 2);
+	double t0 = wall_ms();
+
+	/* Deterministic: the last of these before a failure replays it (UIRQ_SEED=N). */
+	fprintf(stderr, "%s: seed %llu, %u CPU(s)\n", what, (unsigned long long)seed, cpus);
+	assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
+	run_seed = seed;
+	board_reset(cpus);
+	if (setup)
+		setup();
+	body();
+	board_teardown();
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu: %s", (unsigned long long)seed, uirq_sim_report());
+	return wall_ms() - t0;
+}
+
 /*
  * body under each seed, each run from board_reset() and setup (the board
  * a test wants) to board_teardown(); the wall time per run is printed.
@@ -412,20 +431,8 @@ static void seeded_runs(const char *what, void (*setup)(void), void (*body)(void
 	double worst = 0, start = wall_ms();
 
 	for (uint64_t seed = first; seed <= last; seed++) {
-		unsigned int cpus = 1 + (unsigned int)(seed % 2);
-		double t0 = wall_ms(), dt;
+		double dt = seeded_run(what, seed, setup, body);
 
-		/* Deterministic: the last of these before a failure replays it (UIRQ_SEED=N). */
-		fprintf(stderr, "%s: seed %llu, %u CPU(s)\n", what, (unsigned long long)seed, cpus);
-		assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
-		run_seed = seed;
-		board_reset(cpus);
-		if (setup)
-			setup();
-		body();
-		board_teardown();
-		assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu: %s", (unsigned long long)seed, uirq_sim_report());
-		dt = wall_ms() - t0;
 		worst = dt > worst ? dt : worst;
 	}
 	printf("# %s: %llu seeded runs, %.1f ms wall each on average, %.1f ms the longest\n", what,
