@@ -22,6 +22,7 @@ struct regmap {
 	regmap_lock lock;
 	regmap_unlock unlock;
 	void *lock_arg;
+	bool can_sleep;			/* the lock is a mutex (or the config says a custom one may sleep) */
 
 	/* The wire format: [reg | flag bits][pad][val...], each in its byte order. */
 	unsigned int reg_bytes, pad_bytes, val_bytes;

@@ -475,7 +475,7 @@ int regmap_raw_write(struct regmap *map, unsigned int reg, const void *val, size
 {
 	int ret;
 
-	if (!map->write || !map->read)
+	if (!map->write)
 		return -EINVAL;
 	if (val_len % map->val_bytes || !IS_ALIGNED(reg, map->reg_stride) || !val_len)
 		return -EINVAL;
@@ -572,8 +572,11 @@ int regmap_multi_reg_write(struct regmap *map, const struct reg_sequence *regs, 
 	map->lock(map->lock_arg);
 	for (int i = 0; i < num_regs && !ret; i++) {
 		ret = _regmap_write(map, regs[i].reg, regs[i].def);
-		if (!ret && regs[i].delay_us)
+		/* Under a map's spinlock the delay must not sleep (might_sleep() would say so). */
+		if (!ret && regs[i].delay_us && map->can_sleep)
 			fsleep(regs[i].delay_us);
+		else if (!ret && regs[i].delay_us)
+			udelay(regs[i].delay_us);
 	}
 	map->unlock(map->lock_arg);
 	return ret;
@@ -653,10 +656,12 @@ static void init_lock(struct regmap *map, const struct regmap_bus *bus, const st
 	}
 	if (config->disable_locking) {
 		map->lock = map->unlock = lock_none;
+		map->can_sleep = config->can_sleep;
 	} else if (config->lock && config->unlock) {
 		map->lock = config->lock;
 		map->unlock = config->unlock;
 		map->lock_arg = config->lock_arg;
+		map->can_sleep = config->can_sleep;
 	} else if ((bus && bus->fast_io) || config->fast_io) {
 		uirq__spin_lock_init(&map->spinlock, lock_name, lock_key);
 		map->lock = lock_spinlock;
@@ -667,6 +672,7 @@ static void init_lock(struct regmap *map, const struct regmap_bus *bus, const st
 		map->lock = lock_mutex;
 		map->unlock = unlock_mutex;
 		map->lock_arg = map;
+		map->can_sleep = true;
 	}
 }
 
