@@ -15,6 +15,7 @@
 
 #include "harness.h"
 #include "regfile.h"
+#include "uirq/lockdep.h"
 #include "uirq/printk.h"
 
 static char logbuf[4096];
@@ -267,6 +268,42 @@ UIRQ_TEST(compat_regmap, raw_defaults_and_multi_writes, .init = setup, .fini = t
 	assert_eq(regmap_get_max_register(map), 3, "max_register from the raw defaults");
 	assert_eq(regmap_multi_reg_write(map, seq, 3), 0);
 	assert_str_eq(wire(), "W02=12 W00=10 W01=11 ", "in the sequence's order");
+	regmap_exit(map);
+}
+
+/*
+ * A fast_io map takes a spinlock: its sequence delays do not sleep under
+ * it.  Over i2c, which sleeps, such a map is the driver's mistake, and
+ * lockdep says so at the first transfer, as the kernel's would.
+ */
+static unsigned int mem[4];
+
+static int mem_write(void *ctx, unsigned int reg, unsigned int val)
+{
+	(void)ctx;
+	mem[reg & 3] = val;
+	return 0;
+}
+
+UIRQ_TEST(compat_regmap, fast_io_maps_never_sleep_under_their_lock, .init = setup, .fini = teardown)
+{
+	const struct regmap_config c = { .reg_bits = 8, .val_bits = 8, .fast_io = true, .reg_write = mem_write };
+	const struct reg_sequence seq[] = { { 0x01, 0x01, 50 }, { 0x02, 0x02, 0 } };
+	struct regmap *map = regmap_init(NULL, NULL, NULL, &c);
+	struct uirq_lockdep_stats before, after;
+
+	assert_false(IS_ERR(map));
+	uirq_lockdep_get_stats(&before);
+	assert_eq(regmap_multi_reg_write(map, seq, 2), 0);
+	uirq_lockdep_get_stats(&after);
+	assert_eq(after.reports, before.reports, "the delay busy-waits");
+	assert_eq(mem[2], 2u);
+	regmap_exit(map);
+	map = regmap_init_i2c(client, &c);
+	assert_eq(regmap_write(map, 0x01, 1), 0);
+	uirq_lockdep_get_stats(&after);
+	assert_eq(after.reports_by_kind[UIRQ_REPORT_SLEEP_INVALID], before.reports_by_kind[UIRQ_REPORT_SLEEP_INVALID] + 1,
+		  "an i2c transfer under the map's spinlock");
 	regmap_exit(map);
 }
 
