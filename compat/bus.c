@@ -14,6 +14,7 @@
  * while another call walks the lists.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/errno.h>
 #include <linux/printk.h>
@@ -165,6 +166,19 @@ void uirq_bus_del_device(struct device *dev)
 	}
 	mutex_unlock(&bus_lock);
 	free(n);
+}
+
+struct device *bus_find_device_by_name(const struct bus_type *bus, struct device *start, const char *name)
+{
+	struct device *found = NULL;
+
+	/* The list is newest first: the devices after start are those before it here; the first of them is the last seen. */
+	mutex_lock(&bus_lock);
+	for (struct dev_node *n = devices; n && n->dev != start; n = n->next)
+		if (n->dev->bus == bus && !strcmp(dev_name(n->dev), name))
+			found = n->dev;
+	mutex_unlock(&bus_lock);
+	return found;
 }
 
 int uirq_bus_add_driver(struct device_driver *drv)

@@ -114,6 +114,19 @@ static bool is_release(struct uirq_devres *dr, const void *key)
 	       (!k->match || k->match(k->dev, dr->data, k->match_data));
 }
 
+void *devres_find(struct device *dev, dr_release_t release, dr_match_t match, void *match_data)
+{
+	struct release_key k = { dev, release, match, match_data };
+	void *res = NULL;
+
+	mutex_lock(&dev->uirq_devres_lock);
+	for (struct uirq_devres *dr = dev->uirq_devres; dr && !res; dr = dr->next)
+		if (is_release(dr, &k))
+			res = dr->data;
+	mutex_unlock(&dev->uirq_devres_lock);
+	return res;
+}
+
 int devres_destroy(struct device *dev, dr_release_t release, dr_match_t match, void *match_data)
 {
 	struct release_key k = { dev, release, match, match_data };

@@ -214,7 +214,12 @@ void input_set_capability(struct input_dev *dev, unsigned int type, unsigned int
 		pr_err("input_set_capability: unknown type %u (code %u)\n", type, code);
 		return;
 	}
-	if (bits && code <= max)
+	/* A code past its type's range is refused with the kernel's message, the device left as it was. */
+	if (bits && code > max) {
+		pr_err("input_set_capability: invalid code %u for type %u\n", code, type);
+		return;
+	}
+	if (bits)
 		__set_bit((long)code, bits);
 	__set_bit((long)type, dev->evbit);
 }

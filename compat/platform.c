@@ -159,6 +159,7 @@ void platform_device_put(struct platform_device *pdev)
 		return;
 	free(pdev->resource);
 	free(pdev->dev.platform_data);
+	free(pdev->mfd_cell);
 	free(pdev->dev.uirq_name);
 	mutex_destroy(&pdev->dev.uirq_devres_lock);
 	free(container_of(pdev, struct platform_object, pdev));

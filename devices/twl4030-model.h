@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model-pin.h"
 #include "uirq/twl4030.h"
 
 #define TWL4030_NR_SLAVES	4	/* 0x48 .. 0x4b */
@@ -47,18 +48,8 @@ struct twl4030 {
 	unsigned long pwron_changes;	/* how often it changed since reset */
 	unsigned long sts_seen;		/* pwron_changes as the last bus read of STS_HW_CONDITIONS found it */
 
-	/*
-	 * INT1 delivery.  One thread at a time delivers (notifying); others
-	 * only update int1 and leave, and the deliverer loops until what it
-	 * reported is what the chip drives, so changes reach the host in order
-	 * and the callback runs without the chip lock.
-	 */
-	twl4030_int_fn int1_fn;
-	void *int1_arg;
-	bool int1;		/* what the pin drives now (asserted = low) */
-	bool int1_reported;	/* what the callback was last told */
-	bool int1_valid;	/* false: the callback has not been told yet */
-	bool notifying;
+	/* INT1 (asserted = low): int1.level is what the chip drives, handed to the board in order. */
+	struct model_pin int1;
 };
 
 /* Index of a slave address in regs[], or -1. */

@@ -12,7 +12,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,35 +53,7 @@ static void write_reg(struct twl4030 *t, uint16_t addr, uint8_t reg, uint8_t val
 /* Recompute INT1 (chip lock held): asserted while any module is pending on line 1. */
 static void int1_update(struct twl4030 *t)
 {
-	t->int1 = twl4030_pih_isr(t, 0) != 0;
-}
-
-/*
- * Called after every change, without the chip lock.  Whoever finds nobody
- * delivering becomes the deliverer and reports until the pin is steady;
- * the callback may call back into the model.
- */
-static void int1_deliver(struct twl4030 *t)
-{
-	pthread_mutex_lock(&t->lock);
-	if (t->notifying) {
-		pthread_mutex_unlock(&t->lock);
-		return;
-	}
-	t->notifying = true;
-	while (t->int1_fn && (!t->int1_valid || t->int1_reported != t->int1)) {
-		twl4030_int_fn fn = t->int1_fn;
-		void *arg = t->int1_arg;
-		bool level = t->int1;
-
-		t->int1_reported = level;
-		t->int1_valid = true;
-		pthread_mutex_unlock(&t->lock);
-		fn(level, arg);
-		pthread_mutex_lock(&t->lock);
-	}
-	t->notifying = false;
-	pthread_mutex_unlock(&t->lock);
+	t->int1.level = twl4030_pih_isr(t, 0) != 0;
 }
 
 static int slave_read(void *priv, uint8_t reg, uint8_t *val)
@@ -94,7 +65,7 @@ static int slave_read(void *priv, uint8_t reg, uint8_t *val)
 	*val = read_reg(t, s->addr, reg, true);
 	int1_update(t);
 	pthread_mutex_unlock(&t->lock);
-	int1_deliver(t);
+	model_pin_deliver(&t->int1);
 	return 0;
 }
 
@@ -107,7 +78,7 @@ static int slave_write(void *priv, uint8_t reg, uint8_t val)
 	write_reg(t, s->addr, reg, val);
 	int1_update(t);
 	pthread_mutex_unlock(&t->lock);
-	int1_deliver(t);
+	model_pin_deliver(&t->int1);
 	return 0;
 }
 
@@ -138,6 +109,7 @@ int twl4030_create(struct uirq_i2c_sim *sim, struct twl4030 **out)
 	pthread_mutex_init(&t->lock, NULL);
 	t->sim = sim;
 	twl4030_regs_reset(t);
+	model_pin_init(&t->int1, &t->lock, false);
 	int1_update(t);
 	for (int i = 0; i < TWL4030_NR_SLAVES; i++) {
 		t->slave[i] = (struct twl4030_slave){ .chip = t, .addr = (uint16_t)(TWL4030_ADDR_USB + i) };
@@ -160,27 +132,14 @@ void twl4030_destroy(struct twl4030 *t)
 		return;
 	/* Detaching waits for a transfer in flight; after it no callback can start. */
 	detach_all(t);
-	pthread_mutex_lock(&t->lock);
-	t->int1_fn = NULL;
-	/* A delivery in progress on another thread must finish before the memory goes. */
-	while (t->notifying) {
-		pthread_mutex_unlock(&t->lock);
-		sched_yield();
-		pthread_mutex_lock(&t->lock);
-	}
-	pthread_mutex_unlock(&t->lock);
+	model_pin_disconnect(&t->int1);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
 
 void twl4030_connect_int1(struct twl4030 *t, twl4030_int_fn fn, void *arg)
 {
-	pthread_mutex_lock(&t->lock);
-	t->int1_fn = fn;
-	t->int1_arg = arg;
-	t->int1_valid = false;	/* tell the new listener the current state */
-	pthread_mutex_unlock(&t->lock);
-	int1_deliver(t);
+	model_pin_connect(&t->int1, fn, arg);
 }
 
 void twl4030_set_pwron(struct twl4030 *t, bool pressed)
@@ -197,7 +156,7 @@ void twl4030_set_pwron(struct twl4030 *t, bool pressed)
 		int1_update(t);
 	}
 	pthread_mutex_unlock(&t->lock);
-	int1_deliver(t);
+	model_pin_deliver(&t->int1);
 }
 
 bool twl4030_get_pwron(struct twl4030 *t)
@@ -225,7 +184,7 @@ bool twl4030_int1_asserted(struct twl4030 *t)
 	bool v;
 
 	pthread_mutex_lock(&t->lock);
-	v = t->int1;
+	v = t->int1.level;
 	pthread_mutex_unlock(&t->lock);
 	return v;
 }

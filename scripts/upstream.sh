@@ -7,8 +7,9 @@
 #   scripts/upstream.sh version   the package and version they come from
 # The package (apt-get download: no root needed, ~140 MB) is cached with the files taken
 # from it in UIRQ_UPSTREAM_CACHE (default /var/cache/uirq/upstream), outside the clone,
-# one folder per package version; a longer file list is extracted again from the cached
-# tarball, without a download.  Offline, the newest cached version with every file will do.
+# one folder per package version; files a list adds are extracted from the cached tarball,
+# without a download, next to those already there.  Offline, the newest cached version
+# with every file will do.
 # Nothing here changes a byte of the files: they are compiled as the tarball holds them.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,18 +27,29 @@ complete() {
 	done
 }
 
-# Extract the listed files from $1/$pkg.tar.xz into $1/tree (a new tree, swapped in whole).
+# Extract the listed files from $1/$pkg.tar.xz into $1/tree.  The tree is shared by every
+# clone and worktree on the machine, each with its own list: files are added to it, never
+# taken away, so one checkout's build does not delete another's files.  They land in a
+# private folder first and each is renamed into the tree whole (a rename is atomic), so a
+# concurrent build never reads half a file, and an interrupted extraction leaves none.
 extract() {
-	local root=$1 top=${pkg} list
+	local root=$1 top=${pkg} list tmp f
 	list=$(printf "$top/%s\n" "${files[@]}")
-	rm -rf "$root/tree.tmp"
-	mkdir -p "$root/tree.tmp"
+	tmp=$(mktemp -d "$root/tree.XXXXXX") || return 1
 	say "extracting ${#files[@]} files from $pkg (xz reads the whole tarball: about 20 s)"
 	# shellcheck disable=SC2086 # one path per word, none with blanks
-	tar -xJf "$root/$pkg.tar.xz" -C "$root/tree.tmp" --strip-components=1 $list ||
-		{ say "a listed file is not in $pkg (upstream/files)"; rm -rf "$root/tree.tmp"; return 1; }
-	rm -rf "$root/tree"
-	mv "$root/tree.tmp" "$root/tree"
+	if ! tar -xJf "$root/$pkg.tar.xz" -C "$tmp" --strip-components=1 $list; then
+		say "a listed file is not in $pkg (upstream/files)"
+		rm -rf "$tmp"
+		return 1
+	fi
+	for f in "${files[@]}"; do
+		if ! mkdir -p "$root/tree/$(dirname "$f")" || ! mv -f "$tmp/$f" "$root/tree/$f"; then
+			rm -rf "$tmp"
+			return 1
+		fi
+	done
+	rm -rf "$tmp"
 }
 
 # The candidate version's folder, downloaded and extracted: 0 and the folder on stdout.

@@ -414,3 +414,35 @@ UIRQ_TEST(compat_base, devm_input_device_goes_with_its_driver, .init = setup, .f
 	uirq_input_close(client);
 	platform_driver_unregister(&devm_input_driver);
 }
+
+UIRQ_TEST(compat_base, input_set_capability_refuses_a_code_past_its_type, .init = setup, .fini = teardown)
+{
+	struct input_dev *in = input_allocate_device();
+
+	input_set_capability(in, EV_SW, KEY_POWER);
+	assert_not_null(strstr(logbuf, "input_set_capability: invalid code 116 for type 5"), "%s", logbuf);
+	assert_false(test_bit(EV_SW, in->evbit), "the device is left as it was");
+	input_set_capability(in, EV_SW, SW_LID);
+	assert_true(test_bit(EV_SW, in->evbit));
+	assert_true(test_bit(SW_LID, in->swbit));
+	input_free_device(in);
+}
+
+UIRQ_TEST(compat_base, child_node_walks, .init = setup, .fini = teardown)
+{
+	struct device_node *np = uirq_of_node_new(NULL, "parent"), *c, *child;
+	int all = 0, available = 0;
+
+	uirq_of_node_new(np, "a");
+	c = uirq_of_node_new(np, "b");
+	assert_eq(uirq_of_node_add_string(c, "status", "disabled"), 0);
+	uirq_of_node_new(np, "c");
+	/* Any variable name: the macros' parameters are not the members' names. */
+	for_each_child_of_node(np, child)
+		all++;
+	for_each_available_child_of_node(np, c)
+		available++;
+	assert_eq(all, 3);
+	assert_eq(available, 2, "a disabled node is not available");
+	uirq_of_node_free(np);
+}

@@ -65,6 +65,23 @@ struct device {
 	bool uirq_wakeup;		/* device_init_wakeup(): recorded, nothing wakes a process */
 };
 
+/*
+ * The first device on bus named name, after start (NULL: from the
+ * oldest), or NULL.  No reference is taken: put_device() has nothing to
+ * drop, and the device lives until its bus deletes it.
+ */
+struct device *bus_find_device_by_name(const struct bus_type *bus, struct device *start, const char *name);
+
+static inline struct device *get_device(struct device *dev)
+{
+	return dev;
+}
+
+static inline void put_device(struct device *dev)
+{
+	(void)dev;
+}
+
 /* Make dev usable (its devres list and lock) before naming or registering it. */
 void device_initialize(struct device *dev);
 __attribute__((__format__(printf, 2, 3))) int dev_set_name(struct device *dev, const char *fmt, ...);
@@ -148,6 +165,8 @@ void devres_free(void *res);
  */
 int devres_release(struct device *dev, dr_release_t release, dr_match_t match, void *match_data);
 int devres_destroy(struct device *dev, dr_release_t release, dr_match_t match, void *match_data);
+/* The newest such resource, left in place (how dev_get_regmap() finds a map), or NULL. */
+void *devres_find(struct device *dev, dr_release_t release, dr_match_t match, void *match_data);
 /* Release every managed resource of dev, newest first (the bus does this at unbind). */
 void devres_release_all(struct device *dev);
 

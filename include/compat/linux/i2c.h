@@ -22,6 +22,7 @@
 #include <linux/device.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/of.h>		/* the kernel's <linux/i2c.h> brings the device tree and properties */
 #include "uirq/i2c.h"
 
 #define i2c_msg				uirq_i2c_msg

@@ -39,6 +39,8 @@
 
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define DIV_ROUND_CLOSEST(x, d)	(((x) + ((d) / 2)) / (d))
+#define IS_ALIGNED(x, a)	(((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define ALIGN(x, a)		(((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define roundup(x, y)		((((x) + ((y) - 1)) / (y)) * (y))
 #define rounddown(x, y)		((x) - ((x) % (y)))
 

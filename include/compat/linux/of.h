@@ -35,9 +35,12 @@ struct device_node {
 struct device;
 
 #define of_match_ptr(table)	(table)
-#define for_each_child_of_node(parent, child)					\
-	for ((child) = (parent) ? (parent)->child : NULL; (child); (child) = (child)->sibling)
-#define for_each_available_child_of_node(parent, child)	for_each_child_of_node(parent, child)
+/* (The parameters are not called parent and child: those are the members' names.) */
+#define for_each_child_of_node(np_parent, np_child)					\
+	for ((np_child) = (np_parent) ? (np_parent)->child : NULL; (np_child); (np_child) = (np_child)->sibling)
+#define for_each_available_child_of_node(np_parent, np_child)			\
+	for_each_child_of_node(np_parent, np_child)					\
+		if (!of_device_is_available(np_child)) {} else
 
 static inline struct device_node *of_node_get(struct device_node *node)
 {
@@ -84,5 +87,8 @@ int uirq_of_node_add_string(struct device_node *np, const char *name, const char
 int uirq_of_node_add_bool(struct device_node *np, const char *name);
 /* Free a node, its properties and its children. */
 void uirq_of_node_free(struct device_node *np);
+
+/* As the kernel's <linux/of.h>: a driver reading properties may have only included this one. */
+#include <linux/property.h>
 
 #endif

@@ -14,6 +14,8 @@
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
 
+struct mfd_cell;
+
 #define PLATFORM_DEVID_NONE	(-1)
 #define PLATFORM_DEVID_AUTO	(-2)
 
@@ -25,6 +27,7 @@ struct platform_device {
 	struct resource *resource;
 	const struct platform_device_id *id_entry;
 	const char *driver_override;
+	struct mfd_cell *mfd_cell;	/* an MFD child's copy of its cell (mfd_get_cell()); freed with the device */
 	/* uirq's: made by platform_device_alloc(), freed by platform_device_put() */
 	bool uirq_allocated;
 };
