@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "harness.h"
+#include "io_reports.h"
 #include "uirq/input.h"
 
 struct want {
@@ -29,6 +30,14 @@ static inline int frames_drain(struct uirq_input_client *c, struct uirq_input_ev
 	int n = uirq_input_read(c, ev, max, UIRQ_INPUT_NONBLOCK);
 
 	return n == -EAGAIN ? 0 : n;
+}
+
+/* The test's end: its client closed, its device unregistered, lockdep silent all along. */
+static inline void frames_done(struct uirq_input_client *c, struct uirq_input_dev *d)
+{
+	uirq_input_close(c);
+	uirq_input_unregister_device(d);
+	assert_no_reports();
 }
 
 /* Read and forget everything c has now. */

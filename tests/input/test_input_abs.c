@@ -32,9 +32,7 @@ static void accel(void)
 
 static void done(void)
 {
-	uirq_input_close(cl);
-	uirq_input_unregister_device(dev);
-	assert_no_reports();
+	frames_done(cl, dev);
 }
 
 #define ACCEL_OPTS .timeout = 20, .init = accel

@@ -33,9 +33,7 @@ static void mt_dev(unsigned int slots, unsigned int flags, int fuzz, bool pressu
 
 static void done(void)
 {
-	uirq_input_close(cl);
-	uirq_input_unregister_device(dev);
-	assert_no_reports();
+	frames_done(cl, dev);
 }
 
 /* A contact in slot s at (x, y), as a driver reports one. */

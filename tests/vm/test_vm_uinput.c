@@ -163,6 +163,19 @@ static bool kernel_has_input(const char *name)
 	return found;
 }
 
+/* A test's second device d and its mirror u: nothing more came, all of it (and the setup's) goes. */
+static void second_mirror_done(struct libevdev *ev, int fd, struct uirq_uinput *u, struct uirq_input_dev *d)
+{
+	assert_quiet(ev, fd, 200);
+	assert_eq(uirq_uinput_write_errors(u), 0);
+	libevdev_free(ev);
+	close(fd);
+	uirq_uinput_destroy(u);
+	uirq_input_unregister_device(d);
+	uirq_uinput_destroy(ui);
+	uirq_input_unregister_device(dev);
+}
+
 /* A report as the TWL4030 primary handler makes it: hard-irq context, irqs off. */
 static void report_hardirq(struct uirq_input_dev *d, int value)
 {
@@ -273,14 +286,7 @@ UIRQ_TEST(vm_uinput, frames_from_process_context, OPTS)
 	expect(ev, fd, EV_KEY, KEY_VOLUMEUP, 0, 1);
 	expect(ev, fd, EV_KEY, KEY_POWER, 0, 1);
 	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 1);
-	assert_quiet(ev, fd, 200);
-	assert_eq(uirq_uinput_write_errors(u), 0);
-	libevdev_free(ev);
-	close(fd);
-	uirq_uinput_destroy(u);
-	uirq_input_unregister_device(d);
-	uirq_uinput_destroy(ui);
-	uirq_input_unregister_device(dev);
+	second_mirror_done(ev, fd, u, d);
 }
 
 /*
@@ -347,14 +353,7 @@ UIRQ_TEST(vm_uinput, multi_touch_mirrored, OPTS)
 	expect(ev, fd, EV_ABS, ABS_MT_TRACKING_ID, -1, 2);
 	expect(ev, fd, EV_KEY, BTN_TOUCH, 0, 2);
 	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 2);
-	assert_quiet(ev, fd, 200);
-	assert_eq(uirq_uinput_write_errors(u), 0);
-	libevdev_free(ev);
-	close(fd);
-	uirq_uinput_destroy(u);
-	uirq_input_unregister_device(d);
-	uirq_uinput_destroy(ui);
-	uirq_input_unregister_device(dev);
+	second_mirror_done(ev, fd, u, d);
 }
 
 UIRQ_TEST(vm_uinput, destroy_removes_the_node, OPTS)
