@@ -21,20 +21,42 @@
 #include <linux/input.h>
 
 #include "input-core-private.h"
+#include "uirq/sim.h"
 
 static DEFINE_MUTEX(devices_lock);
 static struct input_dev *devices;	/* registered, under devices_lock */
 
-struct input_dev *uirq_compat_input_find(const struct device *parent)
+/* The first (newest) registered device match() accepts, or NULL. */
+static struct input_dev *find(bool (*match)(const struct input_dev *, const void *), const void *key)
 {
 	struct input_dev *found = NULL;
 
 	mutex_lock(&devices_lock);
 	for (struct input_dev *d = devices; d && !found; d = d->uirq_next)
-		if (d->dev.parent == parent)
+		if (match(d, key))
 			found = d;
 	mutex_unlock(&devices_lock);
 	return found;
+}
+
+static bool has_parent(const struct input_dev *d, const void *parent)
+{
+	return d->dev.parent == parent;
+}
+
+static bool has_name(const struct input_dev *d, const void *name)
+{
+	return d->name && !strcmp(d->name, name);
+}
+
+struct input_dev *uirq_compat_input_find(const struct device *parent)
+{
+	return find(has_parent, parent);
+}
+
+struct input_dev *uirq_compat_input_find_name(const char *name)
+{
+	return find(has_name, name);
 }
 
 struct input_dev *input_allocate_device(void)
@@ -226,6 +248,14 @@ int input_register_device(struct input_dev *dev)
 	dev->uirq_next = devices;
 	devices = dev;
 	mutex_unlock(&devices_lock);
+	/*
+	 * The kernel announces the device here (its uevent, evdev's node):
+	 * user space, on another CPU, may open it before the driver's probe
+	 * goes on.  In the deterministic mode that is a scheduling point, so
+	 * the explorer tries the open at this moment too.
+	 */
+	if (uirq_sim_task_id() >= 0)
+		uirq_sim_yield();
 	return 0;
 }
 

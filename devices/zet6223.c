@@ -126,6 +126,9 @@ void zet6223_scan(struct zet6223 *z, const struct zet6223_touch *touches, unsign
 	}
 	z->report[1] = (uint8_t)(mask >> 8);
 	z->report[2] = (uint8_t)mask;
+	/* Still low for an unread report: strobe it, an edge of its own. */
+	if (z->ready)
+		irq_pin_pulse(&z->irq);
 	z->ready = true;
 	irq_pin_set(&z->irq, true);
 	pthread_mutex_unlock(&z->lock);

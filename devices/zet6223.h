@@ -16,8 +16,11 @@
  *    nibble and Y bits 11..8 in the low one, X bits 7..0, Y bits 7..0, and
  *    a pressure byte;
  *  - INT goes low when a scan has a report ready and high again once the
- *    host has read it; a scan before that replaces the report (the host
- *    reads the newest) without another edge.
+ *    host has read it; a scan while the previous report is still unread
+ *    replaces it (the host reads the newest) and strobes INT, a new
+ *    falling edge.  Zeitec publishes no INT timing; the binding's
+ *    falling-edge trigger needs an edge per report, or a host that once
+ *    failed to read would never hear of another.
  *
  * Private to devices/ and the tests (not installed).
  */
@@ -55,7 +58,7 @@ int zet6223_create(struct uirq_i2c_sim *sim, uint16_t addr, unsigned int fingers
 		   uint16_t max_y, struct uirq_swirq *intc, unsigned int line, struct zet6223 **out);
 /* Off the bus (after a transfer in flight) and freed. */
 void zet6223_destroy(struct zet6223 *z);
-/* A scan with touches[0 .. n - 1] as fingers 0 .. n - 1 (the others up): its report is ready, INT low. */
+/* A scan with touches[0 .. n - 1] as fingers 0 .. n - 1 (the others up): its report is ready, INT low (strobed if it was). */
 void zet6223_scan(struct zet6223 *z, const struct zet6223_touch *touches, unsigned int n);
 /* INT is low: a report waits for the host. */
 bool zet6223_int_asserted(struct zet6223 *z);

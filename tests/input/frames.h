@@ -32,6 +32,23 @@ static inline int frames_drain(struct uirq_input_client *c, struct uirq_input_ev
 	return n == -EAGAIN ? 0 : n;
 }
 
+/*
+ * Everything c has now, read into ev (max events): whole frames, each
+ * closed by SYN_REPORT, none lost (no SYN_DROPPED).  The count.
+ */
+static inline int frames_read_whole(struct uirq_input_client *c, struct uirq_input_event *ev, int max)
+{
+	int n = 0, got;
+
+	while (n < max && (got = frames_drain(c, ev + n, max - n)) > 0)
+		n += got;
+	for (int i = 0; i < n; i++)
+		assert_false(ev[i].type == EV_SYN && ev[i].code == SYN_DROPPED, "event %d: SYN_DROPPED", i);
+	assert_true(n == 0 || (ev[n - 1].type == EV_SYN && ev[n - 1].code == SYN_REPORT),
+		    "the last of %d events closes a frame", n);
+	return n;
+}
+
 /* The test's end: its client closed, its device unregistered, lockdep silent all along. */
 static inline void frames_done(struct uirq_input_client *c, struct uirq_input_dev *d)
 {

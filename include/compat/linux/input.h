@@ -170,6 +170,11 @@ static inline void *input_get_drvdata(struct input_dev *dev)
  * NULL: how a board finds the input device a driver made on its device.
  */
 struct input_dev *uirq_compat_input_find(const struct device *parent);
+/*
+ * The newest registered device called name, or NULL: how a board's udev
+ * finds a device the moment it appears, as user space may open it then.
+ */
+struct input_dev *uirq_compat_input_find_name(const char *name);
 
 /* The uirq input device behind dev (for a board or a reader: uirq_input_open()). */
 static inline struct uirq_input_dev *uirq_compat_input_dev(struct input_dev *dev)
