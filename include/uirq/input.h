@@ -188,9 +188,9 @@ int uirq_input_set_abs_params(struct uirq_input_dev *dev, unsigned int axis, int
 			      int flat);
 /*
  * An axis as a client's EVIOCGABS reads it - value now, range, fuzz, flat,
- * resolution - into *out: 0, or -EINVAL (no such axis on the device).  An
- * ABS_MT_* value is the last one reported in any slot (see
- * uirq_input_mt_get_value() for a slot's).
+ * resolution - into *out: 0, or -EINVAL (no such axis on the device).  As
+ * in the kernel, a per-contact axis keeps no value of its own (a slot's is
+ * uirq_input_mt_get_value()'s), and ABS_MT_SLOT's is the slot last emitted.
  */
 int uirq_input_get_absinfo(struct uirq_input_dev *dev, unsigned int axis, struct uirq_input_absinfo *out);
 /* Report one event; filtered and framed as the kernel does.  Never sleeps. */
