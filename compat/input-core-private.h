@@ -18,4 +18,14 @@ void input_caps_from_uirq(struct input_dev *dev);
 /* dev->absinfo is the uirq device's array (NULL until it has one). */
 void input_absinfo_from_uirq(struct input_dev *dev);
 
+/* ---- polling (input-poller.c) ---- */
+
+/* At registration: the kernel's defaults for what the driver left 0 (500 ms). */
+void input_dev_poller_finalize(struct input_dev_poller *poller);
+/* At open, dev->mutex held: a poll now, then one every interval; 0 or -errno. */
+int input_dev_poller_start(struct input_dev_poller *poller);
+/* At close, dev->mutex held: no poll runs once it returns. */
+void input_dev_poller_stop(struct input_dev_poller *poller);
+void input_dev_poller_free(struct input_dev_poller *poller);
+
 #endif

@@ -78,6 +78,8 @@ struct input_dev *input_allocate_device(void)
 /* The compat half's memory; the uirq device's goes by its own rules (input_dev_put()). */
 static void input_dev_free(struct input_dev *dev)
 {
+	if (dev->poller)
+		input_dev_poller_free(dev->poller);
 	free(dev->dev.uirq_name);
 	mutex_destroy(&dev->mutex);
 	mutex_destroy(&dev->dev.uirq_devres_lock);
@@ -103,6 +105,12 @@ static int uirq_open(struct uirq_input_dev *u)
 
 	mutex_lock(&dev->mutex);
 	ret = dev->open ? dev->open(dev) : 0;
+	/* The kernel's order: the driver's open, then polling. */
+	if (!ret && dev->poller) {
+		ret = input_dev_poller_start(dev->poller);
+		if (ret && dev->close)
+			dev->close(dev);
+	}
 	if (!ret)
 		dev->users++;
 	mutex_unlock(&dev->mutex);
@@ -114,8 +122,13 @@ static void uirq_close(struct uirq_input_dev *u)
 	struct input_dev *dev = u->driver_data;
 
 	mutex_lock(&dev->mutex);
-	if (dev->users && !--dev->users && dev->close)
-		dev->close(dev);
+	if (dev->users && !--dev->users) {
+		/* Polling stops first, then the driver's close, as the kernel's core orders them. */
+		if (dev->poller)
+			input_dev_poller_stop(dev->poller);
+		if (dev->close)
+			dev->close(dev);
+	}
 	mutex_unlock(&dev->mutex);
 }
 
@@ -224,6 +237,8 @@ int input_register_device(struct input_dev *dev)
 	u->id.version = dev->id.version;
 	input_caps_to_uirq(dev);
 	u->hint_events_per_packet = dev->hint_events_per_packet;
+	if (dev->poller)
+		input_dev_poller_finalize(dev->poller);
 	u->open = uirq_open;
 	u->close = uirq_close;
 	if (dev->devres_managed) {

@@ -6,8 +6,8 @@
  * input_abs_*() accessors on one absinfo with the core's filtering,
  * input_mt_init_slots()'s capabilities visible in the driver's bitmaps,
  * the device's mutex around open and close, a managed device unregistered
- * in its registration's place among the driver's resources, polling
- * declined.
+ * in its registration's place among the driver's resources, a polled
+ * device.
  */
 #include <linux/device.h>
 #include <linux/errno.h>
@@ -15,6 +15,7 @@
 #include <linux/input.h>
 #include <linux/input/mt.h>
 #include <linux/platform_device.h>
+#include <unistd.h>
 
 #include "compat_test.h"
 
@@ -237,13 +238,69 @@ UIRQ_TEST(compat_input, managed_device_unregistered_by_the_driver, OPTS)
 	platform_driver_unregister(&managed_driver);
 }
 
-UIRQ_TEST(compat_input, polling_is_declined, OPTS)
-{
-	struct input_dev *in = input_allocate_device();
+/* ---- a polled device: poll() at open, then every interval, until close ---- */
 
-	assert_eq(input_setup_polling(in, NULL), -EOPNOTSUPP);
-	assert_not_null(strstr(logbuf, "polled devices are not supported"), "%s", logbuf);
+static int polls;
+
+static void count_poll(struct input_dev *in)
+{
+	__atomic_fetch_add(&polls, 1, __ATOMIC_RELAXED);
+	input_report_key(in, KEY_C, __atomic_load_n(&polls, __ATOMIC_RELAXED) & 1);
+	input_sync(in);
+}
+
+static int polled_probe(struct platform_device *pdev)
+{
+	struct input_dev *in = devm_input_allocate_device(&pdev->dev);
+	int ret;
+
+	in->name = "polled";
+	input_set_capability(in, EV_KEY, KEY_C);
+	ret = input_setup_polling(in, count_poll);
+	if (ret)
+		return ret;
+	input_set_poll_interval(in, 5);
+	return input_register_device(in);
+}
+
+static struct platform_driver polled_driver = { .probe = polled_probe, .driver = { .name = "polled" } };
+
+static int polls_now(void)
+{
+	return __atomic_load_n(&polls, __ATOMIC_RELAXED);
+}
+
+UIRQ_TEST(compat_input, polled_device, OPTS)
+{
+	struct platform_device *pdev;
+	struct input_dev *in;
+	struct uirq_input_client *c;
+	int n;
+
+	polls = 0;
+	assert_eq(platform_driver_register(&polled_driver), 0);
+	pdev = platform_device_register_simple("polled", PLATFORM_DEVID_NONE, NULL, 0);
+	in = uirq_compat_input_find(&pdev->dev);
+	assert_not_null(in);
+	assert_eq(input_get_poll_interval(in), 5);
+	usleep(20000);
+	assert_eq(polls_now(), 0, "closed: no polls");
+	assert_eq(uirq_input_open(uirq_compat_input_dev(in), &c), 0);
+	assert_eq(polls_now(), 1, "one poll at open, as the kernel's");
+	for (int i = 0; i < 400 && polls_now() < 4; i++)
+		usleep(5000);
+	assert_ge(polls_now(), 4, "every 5 ms");
+	uirq_input_close(c);
+	n = polls_now();
+	usleep(30000);
+	assert_eq(polls_now(), n, "closed: no more");
+	platform_device_unregister(pdev);
+	platform_driver_unregister(&polled_driver);
+	/* Without a poller the interval calls answer as the kernel's: a message, -EINVAL. */
+	in = input_allocate_device();
+	logbuf[0] = '\0';
 	input_set_poll_interval(in, 10);
-	assert_eq(input_get_poll_interval(in), -EINVAL, "no poller: the kernel's answer");
+	assert_not_null(strstr(logbuf, "poller structure has not been set up"), "%s", logbuf);
+	assert_eq(input_get_poll_interval(in), -EINVAL);
 	input_free_device(in);
 }

@@ -7,8 +7,9 @@
  * closes, each data-ready interrupt's threaded handler reading the three
  * axes and releasing the interrupt (INT_REL), the samples reaching the
  * reader as ABS_X/Y/Z after the core's fuzz filter.  The driver's "poll"
- * attribute is written as sysfs would.  Every test runs over UP_SEEDS
- * seeds; lockdep stays silent and everything is freed.
+ * attribute is written as sysfs would.  Without an interrupt the input
+ * core polls it.  Every test runs over UP_SEEDS seeds; lockdep stays
+ * silent and everything is freed.
  */
 #include <linux/types.h>
 #include <linux/input/kxtj9.h>
@@ -373,4 +374,53 @@ SIM_TEST_SEEDS(kxtj9, open_during_probe, UP_SEEDS, race_begin, end, OPTS)
 	up_close();
 	up_open();
 	assert_true(samples_arrive(2000), "reopened: configured with the irq-mode values");
+}
+
+/* ---- without an interrupt: the input core polls ---- */
+
+static void polled_begin(unsigned int cpus)
+{
+	struct i2c_board_info info = { I2C_BOARD_INFO("kxtj9", KXTJ9_I2C_ADDR), .platform_data = &pdata };
+
+	up_begin(cpus);
+	assert_eq(kxtj9_create(ub.sim, KXTJ9_I2C_ADDR, ub.intc, LINE, &chip), 0);
+	pdata = handset;
+	up_probe(&info);
+	up_open();
+}
+
+/*
+ * irq 0: kxtj9_probe() sets up polling (input_setup_polling(), the
+ * interval left at the poller's 500 ms) and no interrupt or attribute.
+ * The first poll, at open, finds the interval differs from the platform
+ * data's 20 ms and sets the rate for 500 ms (12.5 Hz); then every 500 ms
+ * (virtual) a poll reads the axes and reports them; closed, nothing.
+ */
+SIM_TEST_SEEDS(kxtj9, polled_without_an_interrupt, UP_SEEDS, polled_begin, end, OPTS)
+{
+	char buf[PAGE_SIZE];
+
+	assert_eq(kxtj9_odr_mhz(chip), 12500u);
+	assert_eq(kxtj9_peek(chip, KXTJ9_CTRL_REG1), KXTJ9_PC1 | KXTJ9_RES, "no data-ready interrupt");
+	assert_eq(uirq_device_attr_show(&ub.client->dev, "poll", buf), -ENOENT, "the attribute is irq mode's");
+	kxtj9_set_acceleration(chip, 1000, -500, 250);
+	assert_true(kxtj9_sample(chip));
+	up_sleep_ms(300);
+	EXPECT_NOTHING(ub.reader);
+	up_sleep_ms(210);
+	EXPECT(ub.reader, ABS(ABS_X, 1024), ABS(ABS_Y, -512), ABS(ABS_Z, 256), SYN);
+	kxtj9_set_acceleration(chip, 0, 0, 1000);
+	assert_true(kxtj9_sample(chip));
+	up_sleep_ms(500);
+	EXPECT(ub.reader, ABS(ABS_X, 0), ABS(ABS_Y, 0), ABS(ABS_Z, 1024), SYN);
+	assert_eq(kxtj9_int_rel_reads(chip), 0ul);
+	up_close();
+	assert_eq(kxtj9_peek(chip, KXTJ9_CTRL_REG1) & KXTJ9_PC1, 0);
+	up_sleep_ms(1000);
+	/* Reopened: the poll at open reads what the chip held, what the reader had - nothing new. */
+	up_open();
+	assert_eq(kxtj9_peek(chip, KXTJ9_CTRL_REG1) & KXTJ9_PC1, KXTJ9_PC1);
+	up_sleep_ms(5);
+	EXPECT_NOTHING(ub.reader);
+	assert_eq(absinfo(ABS_Z).value, 1024);
 }

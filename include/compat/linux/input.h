@@ -133,11 +133,11 @@ UIRQ_COMPAT_ABS_ACCESSORS(res, resolution)
 #undef UIRQ_COMPAT_ABS_ACCESSORS
 
 /*
- * Polled devices (the kernel's input-poller.c): a device without an
- * interrupt has poll() called every poll interval while it is open.
- * Not here - uirq has no workqueue to run it on - so input_setup_polling()
- * refuses with -EOPNOTSUPP and a driver's probe fails in that mode, saying
- * so, rather than registering a device that never reports.
+ * Polled devices (compat/input-poller.c): a device without an interrupt
+ * has poll() called when it is opened and then every poll interval (ms;
+ * 500 unless set) until it is closed, from the threaded handler of a
+ * timerfd line (the kernel's delayed work).  The interval calls need
+ * input_setup_polling() first (the getter says -EINVAL without it).
  */
 int input_setup_polling(struct input_dev *dev, void (*poll_fn)(struct input_dev *dev));
 void input_set_poll_interval(struct input_dev *dev, unsigned int interval);
