@@ -267,14 +267,26 @@ static bool is_action(struct uirq_devres *dr, const void *key)
 	return dr->action == k->action && dr->action_data == k->data;
 }
 
-void devm_release_action(struct device *dev, void (*action)(void *), void *data)
+/* The recorded action, taken off dev's list; NULL (and a warning naming who asked) if there is none. */
+static struct uirq_devres *take_action(struct device *dev, void (*action)(void *), void *data, const char *who)
 {
 	struct action_key k = { action, data };
 	struct uirq_devres *dr = devres_take(dev, is_action, &k);
 
-	if (!dr) {
-		dev_warn(dev, "devm_release_action: no such action\n");
-		return;
-	}
-	release_one(dev, dr);
+	if (!dr)
+		dev_warn(dev, "%s: no such action\n", who);
+	return dr;
+}
+
+void devm_release_action(struct device *dev, void (*action)(void *), void *data)
+{
+	struct uirq_devres *dr = take_action(dev, action, data, __func__);
+
+	if (dr)
+		release_one(dev, dr);
+}
+
+void devm_remove_action(struct device *dev, void (*action)(void *), void *data)
+{
+	free(take_action(dev, action, data, __func__));
 }

@@ -52,14 +52,6 @@ static void nirq_update(struct max77650 *m)
 	m->nirq.level = ((glbl | chg) & INT_BITS) != 0;
 }
 
-/* The wire from nIRQ to the controller's input (levels are logical there: asserted is low). */
-static void nirq_wire(bool asserted, void *arg)
-{
-	struct max77650 *m = arg;
-
-	uirq_swirq_set_level(m->intc, m->hwirq, asserted);
-}
-
 /* A register as the bus reads it; with side_effects the clear-on-read ones clear (lock held). */
 static uint8_t read_reg(struct max77650 *m, uint8_t reg, bool side_effects)
 {
@@ -150,8 +142,8 @@ int max77650_create(struct uirq_i2c_sim *sim, uint16_t addr, struct uirq_swirq *
 		return ret;
 	}
 	m->attached = true;
-	/* The controller hears the pin as it is out of reset. */
-	model_pin_connect(&m->nirq, nirq_wire, m);
+	/* The controller hears the pin as it is out of reset (levels are logical there: asserted is low). */
+	model_pin_connect_swirq(&m->nirq, m->intc, m->hwirq);
 	*out = m;
 	return 0;
 }

@@ -111,6 +111,19 @@ static bool nak_set(struct uirq_i2c_sim *sim, uint16_t addr)
 	return nak;
 }
 
+/* A whole message to or from a slave that is not register-addressed; *done as run_msg()'s. */
+static int run_stream_msg(struct sim_slave *s, struct uirq_i2c_msg *m, int *done)
+{
+	int ret;
+
+	if (!m->len)
+		return 0;	/* the address alone: ACKed */
+	ret = m->flags & UIRQ_I2C_M_RD ? s->ops->recv(s->priv, m->buf, m->len) : s->ops->send(s->priv, m->buf, m->len);
+	/* A refusal shows on the first data byte, as a data NACK would. */
+	*done = ret < 0 ? 1 : m->len;
+	return ret < 0 ? ret : 0;
+}
+
 /* Run one message against its slave; on failure *done is how many bytes went out. */
 static int run_msg(struct uirq_i2c_sim *sim, struct uirq_i2c_msg *m, int *done)
 {
@@ -121,6 +134,8 @@ static int run_msg(struct uirq_i2c_sim *sim, struct uirq_i2c_msg *m, int *done)
 	if (m->addr >= SIM_SLAVES || !sim->slaves[m->addr].ops || nak_set(sim, m->addr))
 		return -ENXIO;
 	s = &sim->slaves[m->addr];
+	if (m->flags & UIRQ_I2C_M_RD ? s->ops->recv != NULL : s->ops->send != NULL)
+		return run_stream_msg(s, m, done);
 	for (int j = 0; j < m->len; j++) {
 		*done = j + 1;
 		if (m->flags & UIRQ_I2C_M_RD)

@@ -28,8 +28,9 @@
 #include "uirq/might_sleep.h"
 #include "../lib/lib.h"
 
-#define BUF_MASK (UIRQ_INPUT_CLIENT_BUFSIZE - 1)
-_Static_assert((UIRQ_INPUT_CLIENT_BUFSIZE & BUF_MASK) == 0, "the client ring size is a power of two");
+#define EVDEV_BUF_PACKETS	8	/* packets a client buffers, as evdev sizes its buffer */
+_Static_assert((UIRQ_INPUT_CLIENT_BUFSIZE & (UIRQ_INPUT_CLIENT_BUFSIZE - 1)) == 0,
+	       "the client ring size is a power of two");
 
 struct uirq_input_client {
 	struct uirq_input_handle handle;	/* its link to the device */
@@ -47,8 +48,19 @@ struct uirq_input_client {
 	bool ready;				/* the eventfd counter is non-zero */
 	bool gone;
 	unsigned long overflows;
-	struct uirq_input_event buffer[UIRQ_INPUT_CLIENT_BUFSIZE];
+	unsigned int mask;			/* the ring's size - 1 (a power of two) */
+	struct uirq_input_event buffer[];
 };
+
+/* evdev's ring: eight of the device's packets, at least UIRQ_INPUT_CLIENT_BUFSIZE, a power of two. */
+static unsigned int ring_size(const struct uirq_input_dev *dev)
+{
+	unsigned int want = dev->hint_events_per_packet * EVDEV_BUF_PACKETS, n = UIRQ_INPUT_CLIENT_BUFSIZE;
+
+	while (n < want)
+		n <<= 1;
+	return n;
+}
 
 /* Make the eventfd say what the ring says; buffer_lock held. */
 static void sync_ready(struct uirq_input_client *c)
@@ -73,14 +85,14 @@ static void sync_ready(struct uirq_input_client *c)
 static void push(struct uirq_input_client *c, const struct uirq_input_event *ev)
 {
 	c->buffer[c->head] = *ev;
-	c->head = (c->head + 1) & BUF_MASK;
+	c->head = (c->head + 1) & c->mask;
 	if (c->head != c->tail)
 		return;
 	/*
 	 * Full.  Everything unread is lost; what is left is SYN_DROPPED and the
 	 * newest event, readable once the frame in progress ends.
 	 */
-	c->tail = (c->head - 2) & BUF_MASK;
+	c->tail = (c->head - 2) & c->mask;
 	c->buffer[c->tail] = (struct uirq_input_event){
 		.time = ev->time, .type = EV_SYN, .code = SYN_DROPPED, .value = 0,
 	};
@@ -133,14 +145,18 @@ static void evdev_disconnect(struct uirq_input_handle *handle)
 int uirq_input_open(struct uirq_input_dev *dev, struct uirq_input_client **out)
 {
 	struct uirq_input_client *c;
+	unsigned int size;
 	int err;
 
 	*out = NULL;
 	if (!dev)
 		return -EINVAL;
-	c = calloc(1, sizeof(*c));
+	/* The hint is final once the device is registered (an unregistered one is refused below). */
+	size = ring_size(dev);
+	c = calloc(1, sizeof(*c) + size * sizeof(c->buffer[0]));
 	if (!c)
 		return -ENOMEM;
+	c->mask = size - 1;
 	c->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (c->efd < 0) {
 		err = -errno;
@@ -183,7 +199,7 @@ static int fetch(struct uirq_input_client *c, struct uirq_input_event *ev, int m
 	} else {
 		while (n < max && c->packet_head != c->tail) {
 			ev[n++] = c->buffer[c->tail];
-			c->tail = (c->tail + 1) & BUF_MASK;
+			c->tail = (c->tail + 1) & c->mask;
 		}
 		sync_ready(c);
 		if (!n)

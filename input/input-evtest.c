@@ -30,11 +30,22 @@ static const char *const key_names[KEY_CNT] = {
 	NAME(KEY_VOLUMEUP), NAME(KEY_POWER), NAME(KEY_MENU), NAME(KEY_SLEEP), NAME(KEY_WAKEUP),
 	NAME(KEY_BACK), NAME(KEY_CAMERA), NAME(KEY_SUSPEND), NAME(KEY_BATTERY), NAME(KEY_POWER2),
 	NAME(BTN_0), NAME(BTN_1), NAME(BTN_LEFT), NAME(BTN_RIGHT), NAME(BTN_MIDDLE),
-	NAME(BTN_TOUCH),
+	NAME(BTN_TOUCH), NAME(BTN_TOOL_FINGER), NAME(BTN_TOOL_DOUBLETAP), NAME(BTN_TOOL_TRIPLETAP),
+	NAME(BTN_TOOL_QUADTAP), NAME(BTN_TOOL_QUINTTAP),
 };
 
 static const char *const rel_names[REL_CNT] = {
 	NAME(REL_X), NAME(REL_Y), NAME(REL_Z), NAME(REL_HWHEEL), NAME(REL_WHEEL),
+};
+
+/* A touchscreen's, an accelerometer's and the multi-touch slots' axes. */
+static const char *const abs_names[ABS_CNT] = {
+	NAME(ABS_X), NAME(ABS_Y), NAME(ABS_Z), NAME(ABS_RX), NAME(ABS_RY), NAME(ABS_RZ),
+	NAME(ABS_PRESSURE), NAME(ABS_DISTANCE), NAME(ABS_MT_SLOT), NAME(ABS_MT_TOUCH_MAJOR),
+	NAME(ABS_MT_TOUCH_MINOR), NAME(ABS_MT_WIDTH_MAJOR), NAME(ABS_MT_WIDTH_MINOR),
+	NAME(ABS_MT_ORIENTATION), NAME(ABS_MT_POSITION_X), NAME(ABS_MT_POSITION_Y),
+	NAME(ABS_MT_TOOL_TYPE), NAME(ABS_MT_BLOB_ID), NAME(ABS_MT_TRACKING_ID), NAME(ABS_MT_PRESSURE),
+	NAME(ABS_MT_DISTANCE), NAME(ABS_MT_TOOL_X), NAME(ABS_MT_TOOL_Y),
 };
 
 static const char *const msc_names[MSC_CNT] = {
@@ -67,6 +78,8 @@ const char *uirq_input_code_name(unsigned int type, unsigned int code)
 		return lookup(key_names, KEY_CNT, code);
 	case EV_REL:
 		return lookup(rel_names, REL_CNT, code);
+	case EV_ABS:
+		return lookup(abs_names, ABS_CNT, code);
 	case EV_MSC:
 		return lookup(msc_names, MSC_CNT, code);
 	case EV_SW:

@@ -17,29 +17,24 @@ _Static_assert(offsetof(struct uirq_input_event, type) == offsetof(struct input_
 	       offsetof(struct uirq_input_event, code) == offsetof(struct input_event, code) &&
 	       offsetof(struct uirq_input_event, value) == offsetof(struct input_event, value),
 	       "struct uirq_input_event field offsets must match struct input_event");
+/* The kernel-shaped layer hands drivers this array as the kernel's struct input_absinfo. */
+_Static_assert(sizeof(struct uirq_input_absinfo) == sizeof(struct input_absinfo) &&
+	       offsetof(struct uirq_input_absinfo, value) == offsetof(struct input_absinfo, value) &&
+	       offsetof(struct uirq_input_absinfo, minimum) == offsetof(struct input_absinfo, minimum) &&
+	       offsetof(struct uirq_input_absinfo, maximum) == offsetof(struct input_absinfo, maximum) &&
+	       offsetof(struct uirq_input_absinfo, fuzz) == offsetof(struct input_absinfo, fuzz) &&
+	       offsetof(struct uirq_input_absinfo, flat) == offsetof(struct input_absinfo, flat) &&
+	       offsetof(struct uirq_input_absinfo, resolution) == offsetof(struct input_absinfo, resolution),
+	       "struct uirq_input_absinfo must match struct input_absinfo");
 
 enum {
 	INPUT_IGNORE = 0,
 	INPUT_PASS = 1,
 	INPUT_FLUSH = 2,
+	INPUT_SLOT = 4,		/* pass the staged ABS_MT_SLOT first */
 };
 
 static int input_next_nr;
-
-static bool test_bit(unsigned int nr, const unsigned long *map)
-{
-	return (map[nr / UIRQ_BITS_PER_LONG] >> (nr % UIRQ_BITS_PER_LONG)) & 1;
-}
-
-static void set_bit(unsigned int nr, unsigned long *map)
-{
-	map[nr / UIRQ_BITS_PER_LONG] |= 1ul << (nr % UIRQ_BITS_PER_LONG);
-}
-
-static void change_bit(unsigned int nr, unsigned long *map)
-{
-	map[nr / UIRQ_BITS_PER_LONG] ^= 1ul << (nr % UIRQ_BITS_PER_LONG);
-}
 
 static bool supported(unsigned int code, const unsigned long *bits, unsigned int max)
 {
@@ -72,6 +67,9 @@ void input_put_device(struct uirq_input_dev *dev)
 		return;
 	uirq_mutex_destroy(&dev->mutex);
 	uirq_lockdep_check_no_locks_freed(dev, sizeof(*dev));
+	input_mt_free(dev);
+	free(dev->absinfo);
+	free(dev->vals);
 	free(dev);
 }
 
@@ -111,6 +109,11 @@ void uirq_input_set_capability(struct uirq_input_dev *dev, unsigned int type, un
 	case EV_REL:
 		bits = dev->relbit, max = REL_MAX;
 		break;
+	case EV_ABS:
+		/* As the kernel: the axis's absinfo exists (registration refuses an axis without). */
+		uirq_input_alloc_absinfo(dev);
+		bits = dev->absbit, max = ABS_MAX;
+		break;
 	case EV_MSC:
 		bits = dev->mscbit, max = MSC_MAX;
 		break;
@@ -129,12 +132,115 @@ void uirq_input_set_capability(struct uirq_input_dev *dev, unsigned int type, un
 	set_bit(type, dev->evbit);
 }
 
+void uirq_input_set_prop(struct uirq_input_dev *dev, unsigned int prop)
+{
+	if (prop <= INPUT_PROP_MAX)
+		set_bit(prop, dev->propbit);
+}
+
+int uirq_input_alloc_absinfo(struct uirq_input_dev *dev)
+{
+	if (!dev->absinfo)
+		dev->absinfo = calloc(ABS_CNT, sizeof(*dev->absinfo));
+	return dev->absinfo ? 0 : -ENOMEM;
+}
+
+int uirq_input_set_abs_params(struct uirq_input_dev *dev, unsigned int axis, int min, int max, int fuzz,
+			      int flat)
+{
+	struct uirq_input_absinfo *a;
+
+	if (axis > ABS_MAX)
+		return -EINVAL;
+	set_bit(EV_ABS, dev->evbit);
+	set_bit(axis, dev->absbit);
+	if (uirq_input_alloc_absinfo(dev))
+		return -ENOMEM;
+	a = &dev->absinfo[axis];
+	a->minimum = min;
+	a->maximum = max;
+	a->fuzz = fuzz;
+	a->flat = flat;
+	return 0;
+}
+
+int uirq_input_get_absinfo(struct uirq_input_dev *dev, unsigned int axis, struct uirq_input_absinfo *out)
+{
+	unsigned long flags;
+	int ret = -EINVAL;
+
+	if (!dev || !out || axis > ABS_MAX)
+		return -EINVAL;
+	uirq_spin_lock_irqsave(&dev->event_lock, flags);
+	if (dev->absinfo && test_bit(axis, dev->absbit)) {
+		*out = dev->absinfo[axis];
+		ret = 0;
+	}
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	return ret;
+}
+
 /* Bits of a type the device does not declare mean nothing; the kernel cleanses them too. */
 static void cleanse(struct uirq_input_dev *dev, unsigned int type, unsigned long *bits, size_t longs)
 {
 	if (!test_bit(type, dev->evbit))
 		for (size_t i = 0; i < longs; i++)
 			bits[i] = 0;
+}
+
+static unsigned int bits_set(const unsigned long *map, unsigned int nbits)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < nbits; i++)
+		n += test_bit(i, map);
+	return n;
+}
+
+/*
+ * The events one packet of the device may carry, estimated as the kernel
+ * does: per slot a value of every per-contact axis and a SYN_MT_REPORT,
+ * one per other axis and relative code, and room for keys and MSC.
+ */
+static unsigned int estimate_events_per_packet(const struct uirq_input_dev *dev)
+{
+	unsigned int slots = 0, events;
+
+	if (dev->mt) {
+		slots = (unsigned int)dev->mt->num_slots;
+	} else if (test_bit(ABS_MT_TRACKING_ID, dev->absbit)) {
+		/* protocol A with tracking: as many contacts as ids, within 2 .. 32 */
+		long ids = (long)dev->absinfo[ABS_MT_TRACKING_ID].maximum -
+			   dev->absinfo[ABS_MT_TRACKING_ID].minimum + 1;
+
+		slots = ids < 2 ? 2 : ids > 32 ? 32 : (unsigned int)ids;
+	} else if (test_bit(ABS_MT_POSITION_X, dev->absbit)) {
+		slots = 2;
+	}
+	events = slots + 1;
+	if (test_bit(EV_ABS, dev->evbit))
+		for (unsigned int i = 0; i < ABS_CNT; i++)
+			if (test_bit(i, dev->absbit))
+				events += i == ABS_MT_SLOT || input_is_mt_value(i) ? slots : 1;
+	if (test_bit(EV_REL, dev->evbit))
+		events += bits_set(dev->relbit, REL_CNT);
+	return events + 7;
+}
+
+/* The frame buffer: the kernel's packet estimate, never less than UIRQ_INPUT_MAX_VALS. */
+static int alloc_frame(struct uirq_input_dev *dev)
+{
+	unsigned int estimate = estimate_events_per_packet(dev);
+
+	if (dev->hint_events_per_packet < estimate)
+		dev->hint_events_per_packet = estimate;
+	dev->max_vals = dev->hint_events_per_packet + 1;
+	if (dev->max_vals < UIRQ_INPUT_MAX_VALS)
+		dev->max_vals = UIRQ_INPUT_MAX_VALS;
+	free(dev->vals);
+	/* One more than max_vals: a slot change adds its ABS_MT_SLOT with the value that needs it. */
+	dev->vals = calloc(dev->max_vals + 1, sizeof(*dev->vals));
+	return dev->vals ? 0 : -ENOMEM;
 }
 
 int uirq_input_register_device(struct uirq_input_dev *dev)
@@ -144,23 +250,33 @@ int uirq_input_register_device(struct uirq_input_dev *dev)
 
 	if (!dev)
 		return -EINVAL;
+	if (test_bit(EV_ABS, dev->evbit) && !dev->absinfo) {
+		fprintf(stderr, "input: %s: Absolute device without dev->absinfo, refusing to register\n",
+			dev->name ? dev->name : "(unnamed)");
+		return -EINVAL;
+	}
 	set_bit(EV_SYN, dev->evbit);
 	dev->keybit[0] &= ~1ul;	/* KEY_RESERVED is never reported */
 	cleanse(dev, EV_KEY, dev->keybit, UIRQ_BITS_TO_LONGS(KEY_CNT));
 	cleanse(dev, EV_REL, dev->relbit, UIRQ_BITS_TO_LONGS(REL_CNT));
+	cleanse(dev, EV_ABS, dev->absbit, UIRQ_BITS_TO_LONGS(ABS_CNT));
 	cleanse(dev, EV_MSC, dev->mscbit, UIRQ_BITS_TO_LONGS(MSC_CNT));
 	cleanse(dev, EV_SW, dev->swbit, UIRQ_BITS_TO_LONGS(SW_CNT));
 
 	uirq_mutex_lock(&dev->mutex);
 	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	if (dev->state != INPUT_ALLOCATED) {
-		ret = -EINVAL;
-	} else {
+	ret = dev->state != INPUT_ALLOCATED ? -EINVAL : 0;
+	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
+	/* Nothing reports into an unregistered device: the frame is sized outside the lock. */
+	if (!ret)
+		ret = alloc_frame(dev);
+	if (!ret) {
+		uirq_spin_lock_irqsave(&dev->event_lock, flags);
 		dev->state = INPUT_REGISTERED;
 		__atomic_store_n(&dev->nr, __atomic_fetch_add(&input_next_nr, 1, __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
+		uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 	}
-	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 	uirq_mutex_unlock(&dev->mutex);
 	return ret;
 }
@@ -212,8 +328,62 @@ bool uirq_input_key_pressed(struct uirq_input_dev *dev, unsigned int code)
 	return down;
 }
 
-/* Whether a report becomes an event, and whether it ends the frame; updates key/switch state. */
-static int disposition(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value)
+/*
+ * The kernel's fuzz filter: a change within half the fuzz is noise (the
+ * old value stays), within the fuzz it moves a quarter of the way, within
+ * twice the fuzz half of it; beyond, the new value is taken as it is.
+ */
+static int defuzz(int value, int old, int fuzz)
+{
+	if (fuzz) {
+		if (value > old - fuzz / 2 && value < old + fuzz / 2)
+			return old;
+		if (value > old - fuzz && value < old + fuzz)
+			return (old * 3 + value) / 4;
+		if (value > old - fuzz * 2 && value < old + fuzz * 2)
+			return (old + value) / 2;
+	}
+	return value;
+}
+
+/*
+ * An absolute report: ABS_MT_SLOT is only staged (a slot in range becomes
+ * the current one); every other axis passes when its filtered value
+ * differs from the one it has - a per-contact axis the current slot's,
+ * without slots nothing (protocol A passes unfiltered).  The first value
+ * that passes for a slot other than the last one emitted brings its
+ * ABS_MT_SLOT along (INPUT_SLOT).
+ */
+static int abs_disposition(struct uirq_input_dev *dev, unsigned int code, int *value)
+{
+	struct uirq_input_mt *mt = dev->mt;
+	bool mt_value = input_is_mt_value(code);
+	int32_t *old = NULL;
+
+	if (code == ABS_MT_SLOT) {
+		if (mt && *value >= 0 && *value < mt->num_slots)
+			mt->slot = *value;
+		return INPUT_IGNORE;
+	}
+	if (!mt_value)
+		old = &dev->absinfo[code].value;
+	else if (mt)
+		old = &mt->slots[mt->slot].abs[code - UIRQ_INPUT_ABS_MT_FIRST];
+	if (old) {
+		*value = defuzz(*value, *old, dev->absinfo[code].fuzz);
+		if (*old == *value)
+			return INPUT_IGNORE;
+		*old = *value;
+	}
+	if (mt_value && mt && mt->slot != dev->absinfo[ABS_MT_SLOT].value) {
+		dev->absinfo[ABS_MT_SLOT].value = mt->slot;
+		return INPUT_PASS | INPUT_SLOT;
+	}
+	return INPUT_PASS;
+}
+
+/* Whether a report becomes an event, and whether it ends the frame; updates the device's state. */
+static int disposition(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int *value)
 {
 	switch (type) {
 	case EV_SYN:
@@ -225,21 +395,23 @@ static int disposition(struct uirq_input_dev *dev, unsigned int type, unsigned i
 	case EV_KEY:
 		if (!supported(code, dev->keybit, KEY_MAX))
 			return INPUT_IGNORE;
-		if (value == 2)	/* autorepeat means something only while the key is down */
+		if (*value == 2)	/* autorepeat means something only while the key is down */
 			return test_bit(code, dev->key) ? INPUT_PASS : INPUT_IGNORE;
-		if (test_bit(code, dev->key) == !!value)
+		if (test_bit(code, dev->key) == !!*value)
 			return INPUT_IGNORE;
 		change_bit(code, dev->key);
 		return INPUT_PASS;
 	case EV_SW:
-		if (!supported(code, dev->swbit, SW_MAX) || test_bit(code, dev->sw) == !!value)
+		if (!supported(code, dev->swbit, SW_MAX) || test_bit(code, dev->sw) == !!*value)
 			return INPUT_IGNORE;
 		change_bit(code, dev->sw);
 		return INPUT_PASS;
+	case EV_ABS:
+		return supported(code, dev->absbit, ABS_MAX) ? abs_disposition(dev, code, value) : INPUT_IGNORE;
 	case EV_MSC:
 		return supported(code, dev->mscbit, MSC_MAX) ? INPUT_PASS : INPUT_IGNORE;
 	case EV_REL:
-		return supported(code, dev->relbit, REL_MAX) && value ? INPUT_PASS : INPUT_IGNORE;
+		return supported(code, dev->relbit, REL_MAX) && *value ? INPUT_PASS : INPUT_IGNORE;
 	default:
 		return INPUT_IGNORE;
 	}
@@ -271,20 +443,27 @@ static void flush_frame(struct uirq_input_dev *dev)
 	dev->stamp_valid = false;
 }
 
-static void handle_event(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value)
+void input_handle_event(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value)
 {
-	int disp = disposition(dev, type, code, value);
+	int disp;
 
+	if (type > EV_MAX || !test_bit(type, dev->evbit) || dev->state != INPUT_REGISTERED)
+		return;
+	disp = disposition(dev, type, code, &value);
 	if (disp & INPUT_PASS) {
 		if (!dev->stamp_valid)
 			take_stamp(dev);
+		if (disp & INPUT_SLOT)
+			dev->vals[dev->num_vals++] = (struct uirq_input_value){
+				.type = EV_ABS, .code = ABS_MT_SLOT, .value = dev->mt->slot,
+			};
 		dev->vals[dev->num_vals++] = (struct uirq_input_value){
 			.type = (uint16_t)type, .code = (uint16_t)code, .value = value,
 		};
 	}
 	if (disp & INPUT_FLUSH) {
 		flush_frame(dev);
-	} else if (dev->num_vals >= UIRQ_INPUT_MAX_VALS - 1) {
+	} else if (dev->num_vals >= dev->max_vals - 1) {
 		/* A frame too long to hold: close it with a SYN_REPORT of our own. */
 		dev->vals[dev->num_vals++] = (struct uirq_input_value){ EV_SYN, SYN_REPORT, 0 };
 		flush_frame(dev);
@@ -299,8 +478,7 @@ void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned in
 	if (!dev || type > EV_MAX || !test_bit(type, dev->evbit))
 		return;
 	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	if (dev->state == INPUT_REGISTERED)
-		handle_event(dev, type, code, value);
+	input_handle_event(dev, type, code, value);
 	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
 }
 

@@ -41,21 +41,39 @@ static void uinput_events(struct uirq_input_handle *handle, const struct uirq_in
 			__atomic_fetch_add(&u->write_errors, 1, __ATOMIC_RELAXED);
 }
 
-static bool bit(const unsigned long *map, unsigned int nr)
-{
-	return (map[nr / UIRQ_BITS_PER_LONG] >> (nr % UIRQ_BITS_PER_LONG)) & 1;
-}
-
 /* Enable every code of type set in map (up to max) on the libevdev device. */
 static int enable_codes(struct libevdev *ev, unsigned int type, const unsigned long *map, unsigned int max)
 {
 	for (unsigned int code = 0; code <= max; code++)
-		if (bit(map, code) && libevdev_enable_event_code(ev, type, code, NULL))
+		if (test_bit(code, map) && libevdev_enable_event_code(ev, type, code, NULL))
 			return -EINVAL;
 	return 0;
 }
 
-/* The libevdev description of dev: its identity and capability bits (fixed since registration). */
+/*
+ * Every axis with its range, flat and resolution: uinput sets each up
+ * (UI_ABS_SETUP), ABS_MT_SLOT's maximum giving the kernel device its
+ * slots, so the kernel's own multi-touch state follows the frames written.
+ * Not the fuzz: what the bridge writes passed uirq's fuzz filter already,
+ * and the kernel's would filter it a second time, holding back moves that
+ * uirq's readers saw.
+ */
+static int enable_axes(struct libevdev *ev, const struct uirq_input_dev *dev)
+{
+	for (unsigned int code = 0; code <= ABS_MAX; code++) {
+		const struct uirq_input_absinfo *a = &dev->absinfo[code];
+		struct input_absinfo abs = {
+			.value = a->value, .minimum = a->minimum, .maximum = a->maximum,
+			.fuzz = 0, .flat = a->flat, .resolution = a->resolution,
+		};
+
+		if (test_bit(code, dev->absbit) && libevdev_enable_event_code(ev, EV_ABS, code, &abs))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The libevdev description of dev: its identity, properties, capability bits and axes (fixed since registration). */
 static int describe(struct libevdev *ev, const struct uirq_input_dev *dev)
 {
 	char name[32];
@@ -78,16 +96,21 @@ static int describe(struct libevdev *ev, const struct uirq_input_dev *dev)
 	libevdev_set_id_product(ev, dev->id.product);
 	libevdev_set_id_version(ev, dev->id.version);
 
-	for (unsigned int type = 0; type <= EV_MAX && !ret; type++)
-		if (bit(dev->evbit, type) && libevdev_enable_event_type(ev, type))
+	for (unsigned int prop = 0; prop <= INPUT_PROP_MAX && !ret; prop++)
+		if (test_bit(prop, dev->propbit) && libevdev_enable_property(ev, prop))
 			ret = -EINVAL;
-	if (!ret && bit(dev->evbit, EV_KEY))
+	for (unsigned int type = 0; type <= EV_MAX && !ret; type++)
+		if (test_bit(type, dev->evbit) && libevdev_enable_event_type(ev, type))
+			ret = -EINVAL;
+	if (!ret && test_bit(EV_KEY, dev->evbit))
 		ret = enable_codes(ev, EV_KEY, dev->keybit, KEY_MAX);
-	if (!ret && bit(dev->evbit, EV_REL))
+	if (!ret && test_bit(EV_REL, dev->evbit))
 		ret = enable_codes(ev, EV_REL, dev->relbit, REL_MAX);
-	if (!ret && bit(dev->evbit, EV_MSC))
+	if (!ret && test_bit(EV_ABS, dev->evbit))
+		ret = enable_axes(ev, dev);
+	if (!ret && test_bit(EV_MSC, dev->evbit))
 		ret = enable_codes(ev, EV_MSC, dev->mscbit, MSC_MAX);
-	if (!ret && bit(dev->evbit, EV_SW))
+	if (!ret && test_bit(EV_SW, dev->evbit))
 		ret = enable_codes(ev, EV_SW, dev->swbit, SW_MAX);
 	return ret;
 }

@@ -20,6 +20,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "uirq/sim.h"
@@ -30,10 +31,17 @@
 /* Seeds 1..SIM_RUNS: with cpus 0, the odd ones on two CPUs, the even ones on one. */
 #define SIM_RUNS 8
 
-static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus), void (*body)(void),
-			    void (*end)(void))
+/*
+ * Seeds 1..seeds, as sim_runs(); UIRQ_SIM_SEED=N in the environment runs
+ * seed N alone (a failure's replay: the seed is the last "sim run" line).
+ */
+static inline void sim_runs_seeds(uint64_t seeds, unsigned int ncpus, void (*begin)(unsigned int cpus),
+				  void (*body)(void), void (*end)(void))
 {
-	for (uint64_t seed = 1; seed <= SIM_RUNS; seed++) {
+	const char *only = getenv("UIRQ_SIM_SEED");
+	uint64_t first = only ? strtoull(only, NULL, 0) : 1, last = only ? first : seeds;
+
+	for (uint64_t seed = first; seed <= last; seed++) {
 		unsigned int cpus = ncpus ? ncpus : 1 + (unsigned int)(seed % 2);
 
 		/* Deterministic: the last of these before a failure replays it. */
@@ -48,20 +56,32 @@ static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus)
 	}
 }
 
+static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus), void (*body)(void),
+			    void (*end)(void))
+{
+	sim_runs_seeds(SIM_RUNS, ncpus, begin, body, end);
+}
+
 /*
  * UIRQ_TEST(suite, name, opts...) whose body runs under sim_runs() between
  * begin(cpus) (the CPUs started in the mode, the test's state reset) and
  * end() (every line freed, the CPUs stopped; NULL when the body does it);
- * SIM_TEST_CPUS on a fixed number of CPUs.
+ * SIM_TEST_CPUS on a fixed number of CPUs; SIM_TEST_SEEDS over seeds
+ * 1..seeds (an exploration: the issue's --explore N for a driver outside
+ * irqsim).
  */
-#define SIM_TEST_CPUS(suite, name, cpus, begin, end, ...)			\
+#define SIM_TEST_RUNS(suite, name, seeds, cpus, begin, end, ...)		\
 	static void suite##__##name##__body(void);				\
 	UIRQ_TEST(suite, name, __VA_ARGS__)					\
 	{									\
-		sim_runs(cpus, begin, suite##__##name##__body, end);		\
+		sim_runs_seeds((seeds), (cpus), begin, suite##__##name##__body, end); \
 	}									\
 	static void suite##__##name##__body(void)
+#define SIM_TEST_CPUS(suite, name, cpus, begin, end, ...) \
+	SIM_TEST_RUNS(suite, name, SIM_RUNS, cpus, begin, end, __VA_ARGS__)
 #define SIM_TEST(suite, name, begin, end, ...)	SIM_TEST_CPUS(suite, name, 0, begin, end, __VA_ARGS__)
+#define SIM_TEST_SEEDS(suite, name, seeds, begin, end, ...) \
+	SIM_TEST_RUNS(suite, name, seeds, 0, begin, end, __VA_ARGS__)
 
 /*
  * Yield until cond, at most n times: for waiting on a task that is always

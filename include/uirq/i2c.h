@@ -337,10 +337,21 @@ uint64_t uirq_i2c_wire_ns(const struct uirq_i2c_msg *msgs, int num, unsigned lon
  * chips.  The callbacks run with the bus lock held, in the transfer's
  * thread, before the transfer sleeps for its wire time; a negative return
  * (-EIO for a data NACK) ends the transfer with that error.
+ *
+ * A slave that is not register-addressed - a touch controller that takes
+ * command bytes and answers a plain read with its latest report, as
+ * i2c_master_send()/i2c_master_recv() talk to it - sets send and recv
+ * instead: each write message is handed to send() whole, each read
+ * message is filled by recv() whole (len bytes, len > 0; a zero-length
+ * message only addresses the slave), and no pointer is kept.  Either
+ * direction may be message-level while the other is register-addressed;
+ * a slave with neither callback for a direction fails it -EIO.
  */
 struct uirq_i2c_sim_device_ops {
 	int (*read)(void *priv, uint8_t reg, uint8_t *val);
 	int (*write)(void *priv, uint8_t reg, uint8_t val);
+	int (*send)(void *priv, const uint8_t *buf, uint16_t len);
+	int (*recv)(void *priv, uint8_t *buf, uint16_t len);
 };
 
 struct uirq_i2c_sim;

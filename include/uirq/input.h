@@ -20,6 +20,27 @@
  * device that was never registered (or whose registration failed); once
  * registered, uirq_input_unregister_device() drops the driver's reference
  * and the memory goes when the last client closes.
+ *
+ * Absolute axes and multi-touch, as the kernel's input core and its
+ * multi-touch library (drivers/input/input-mt.c) do them: each axis has a
+ * struct uirq_input_absinfo (value, range, fuzz, flat, resolution); an
+ * EV_ABS report passes only if it changes the axis's value after the
+ * kernel's fuzz filter.  Multi-touch devices speak protocol B
+ * (Documentation/input/multi-touch-protocol.rst): the driver selects a
+ * slot with ABS_MT_SLOT - staged, emitted only in front of the first of
+ * its values that passes - and reports that slot's ABS_MT_* values, each
+ * filtered against the slot's own; uirq_input_mt_report_slot_state() gives
+ * a new contact a tracking id and lifts one with id -1;
+ * uirq_input_mt_sync_frame() lifts the contacts not reported in the frame
+ * (UIRQ_INPUT_MT_DROP_UNUSED) and emulates a single-touch pointer
+ * (BTN_TOUCH, ABS_X/Y/PRESSURE of the oldest contact, and the finger count
+ * as BTN_TOOL_* for a UIRQ_INPUT_MT_POINTER device).
+ *
+ * Frames hold what the kernel estimates a device's packet to be (its axes,
+ * slots and keys; hint_events_per_packet if the driver's is larger), and
+ * never fewer than UIRQ_INPUT_MAX_VALS - 1 events: a longer frame is
+ * closed early with a SYN_REPORT of the core's.  A client buffers eight
+ * such packets (at least UIRQ_INPUT_CLIENT_BUFSIZE events), as evdev does.
  */
 #ifndef UIRQ_INPUT_H
 #define UIRQ_INPUT_H
@@ -64,11 +85,35 @@ struct uirq_input_value {
 	int32_t value;
 };
 
-#define UIRQ_INPUT_MAX_VALS	32	/* events a frame holds before a forced SYN_REPORT */
-#define UIRQ_INPUT_CLIENT_BUFSIZE 64	/* events a client buffers (evdev's minimum): two full frames */
+#define UIRQ_INPUT_MAX_VALS	32	/* at least: a frame holds one less before a forced SYN_REPORT */
+#define UIRQ_INPUT_CLIENT_BUFSIZE 64	/* at least: events a client buffers (evdev's minimum) */
+
+/* One axis: its value now and its range; the layout of the kernel's struct input_absinfo. */
+struct uirq_input_absinfo {
+	int32_t value;
+	int32_t minimum;
+	int32_t maximum;
+	int32_t fuzz;		/* changes within it are noise, filtered (see uirq_input_event) */
+	int32_t flat;		/* a joystick's dead zone, for clients; the core ignores it */
+	int32_t resolution;	/* units per mm (per radian for ABS_RX..RZ) */
+};
+
+/* The per-contact axes, ABS_MT_TOUCH_MAJOR .. ABS_MT_TOOL_Y (ABS_MT_SLOT selects, it is no value). */
+#define UIRQ_INPUT_ABS_MT_FIRST	ABS_MT_TOUCH_MAJOR
+#define UIRQ_INPUT_ABS_MT_LAST	ABS_MT_TOOL_Y
+
+/* uirq_input_mt_init_slots() flags: the kernel's INPUT_MT_* values. */
+#define UIRQ_INPUT_MT_POINTER		0x0001	/* a pointer (touchpad): finger count, INPUT_PROP_POINTER */
+#define UIRQ_INPUT_MT_DIRECT		0x0002	/* on a display (touchscreen): INPUT_PROP_DIRECT */
+#define UIRQ_INPUT_MT_DROP_UNUSED	0x0004	/* sync_frame lifts contacts the frame did not report */
+#define UIRQ_INPUT_MT_TRACK		0x0008	/* the kernel's in-core tracking: accepted, not done here */
+#define UIRQ_INPUT_MT_SEMI_MT		0x0010	/* a bounding box, not contacts: INPUT_PROP_SEMI_MT */
+#define UIRQ_INPUT_MT_TRKID_MAX		0xffff	/* tracking ids count up and wrap here */
+#define UIRQ_INPUT_MT_MAX_SLOTS		1024	/* the kernel's limit */
 
 struct uirq_input_client;
 struct uirq_input_handle;
+struct uirq_input_mt;
 
 /*
  * An input device.  Set name, phys, id, capabilities (uirq_input_set_capability
@@ -80,11 +125,17 @@ struct uirq_input_dev {
 	const char *uniq;
 	struct uirq_input_id id;
 
+	unsigned long propbit[UIRQ_BITS_TO_LONGS(INPUT_PROP_CNT)];	/* INPUT_PROP_*: what the device is */
 	unsigned long evbit[UIRQ_BITS_TO_LONGS(EV_CNT)];
 	unsigned long keybit[UIRQ_BITS_TO_LONGS(KEY_CNT)];
 	unsigned long relbit[UIRQ_BITS_TO_LONGS(REL_CNT)];
+	unsigned long absbit[UIRQ_BITS_TO_LONGS(ABS_CNT)];
 	unsigned long mscbit[UIRQ_BITS_TO_LONGS(MSC_CNT)];
 	unsigned long swbit[UIRQ_BITS_TO_LONGS(SW_CNT)];
+	/* ABS_CNT axes, allocated with the first absolute axis set up (NULL until then) */
+	struct uirq_input_absinfo *absinfo;
+	/* The events of one packet, if the driver knows better than the core's estimate (0: it does not). */
+	unsigned int hint_events_per_packet;
 
 	/* Called (may sleep) when the first client opens / the last one closes. */
 	int (*open)(struct uirq_input_dev *dev);
@@ -101,10 +152,12 @@ struct uirq_input_dev {
 	int nr;				/* inputN */
 	unsigned int users;		/* open handles (evdev clients among them), under mutex */
 	struct uirq_input_handle *handles;	/* under event_lock */
+	struct uirq_input_mt *mt;	/* slots (uirq_input_mt_init_slots), under event_lock */
+	unsigned int max_vals;		/* what vals holds, set at registration */
 	unsigned int num_vals;
 	bool stamp_valid;
 	struct timespec stamp[3];	/* monotonic, realtime, boottime of the frame */
-	struct uirq_input_value vals[UIRQ_INPUT_MAX_VALS];
+	struct uirq_input_value *vals;	/* the frame being built */
 };
 
 /* ---- devices (input.c) ---- */
@@ -117,8 +170,29 @@ void uirq_input_free_device(struct uirq_input_dev *dev);
 int uirq_input_register_device(struct uirq_input_dev *dev);
 /* Take the device away: clients' reads fail -ENODEV, the driver's reference is dropped. */
 void uirq_input_unregister_device(struct uirq_input_dev *dev);
-/* Declare that the device can emit (type, code): EV_KEY, EV_REL, EV_MSC, EV_SW. */
+/*
+ * Declare that the device can emit (type, code): EV_KEY, EV_REL, EV_ABS
+ * (the axes' absinfo allocated, the range left 0..0), EV_MSC, EV_SW.
+ */
 void uirq_input_set_capability(struct uirq_input_dev *dev, unsigned int type, unsigned int code);
+/* Mark the device as one of the INPUT_PROP_* kinds (INPUT_PROP_DIRECT: a touchscreen, ...). */
+void uirq_input_set_prop(struct uirq_input_dev *dev, unsigned int prop);
+/* Allocate dev->absinfo (ABS_CNT axes, zeroed) unless it is there: 0 or -ENOMEM. */
+int uirq_input_alloc_absinfo(struct uirq_input_dev *dev);
+/*
+ * Declare an absolute axis with its range, fuzz and flat (EV_ABS and the
+ * axis's bit set, absinfo allocated): 0, -EINVAL (axis above ABS_MAX) or
+ * -ENOMEM.  Before registration; the resolution is absinfo[axis].resolution.
+ */
+int uirq_input_set_abs_params(struct uirq_input_dev *dev, unsigned int axis, int min, int max, int fuzz,
+			      int flat);
+/*
+ * An axis as a client's EVIOCGABS reads it - value now, range, fuzz, flat,
+ * resolution - into *out: 0, or -EINVAL (no such axis on the device).  As
+ * in the kernel, a per-contact axis keeps no value of its own (a slot's is
+ * uirq_input_mt_get_value()'s), and ABS_MT_SLOT's is the slot last emitted.
+ */
+int uirq_input_get_absinfo(struct uirq_input_dev *dev, unsigned int axis, struct uirq_input_absinfo *out);
 /* Report one event; filtered and framed as the kernel does.  Never sleeps. */
 void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value);
 /* True while the key is down in the device's state. */
@@ -144,6 +218,12 @@ static inline void uirq_input_report_rel(struct uirq_input_dev *dev, unsigned in
 	uirq_input_event(dev, EV_REL, code, value);
 }
 
+/* Report an absolute position (dropped when it leaves the axis's value unchanged after the fuzz filter). */
+static inline void uirq_input_report_abs(struct uirq_input_dev *dev, unsigned int code, int value)
+{
+	uirq_input_event(dev, EV_ABS, code, value);
+}
+
 /* End a frame: SYN_REPORT, emitted only if the frame holds an event. */
 static inline void uirq_input_sync(struct uirq_input_dev *dev)
 {
@@ -161,6 +241,64 @@ static inline void *uirq_input_get_drvdata(struct uirq_input_dev *dev)
 {
 	return dev->driver_data;
 }
+
+/* ---- multi-touch slots, protocol B (input-mt.c) ---- */
+
+/*
+ * Give the device num_slots contact slots (1 .. UIRQ_INPUT_MT_MAX_SLOTS)
+ * and the UIRQ_INPUT_MT_* behaviour of flags, before registration:
+ * ABS_MT_SLOT (0 .. num_slots - 1) and ABS_MT_TRACKING_ID (0 ..
+ * UIRQ_INPUT_MT_TRKID_MAX) are set up, every slot starts without a
+ * contact.  POINTER or DIRECT add BTN_TOUCH and copy the ABS_MT_POSITION_X,
+ * _Y and ABS_MT_PRESSURE axes already set up to ABS_X, _Y and ABS_PRESSURE
+ * (without their fuzz: the contact's values were filtered already) for the
+ * emulated pointer; POINTER adds BTN_TOOL_FINGER .. one BTN_TOOL_* per
+ * slot up to five, and INPUT_PROP_POINTER; DIRECT INPUT_PROP_DIRECT;
+ * SEMI_MT INPUT_PROP_SEMI_MT.  0 for num_slots 0 (nothing done) or for
+ * the same count again; -EINVAL for another count or too many; -ENOMEM.
+ */
+int uirq_input_mt_init_slots(struct uirq_input_dev *dev, unsigned int num_slots, unsigned int flags);
+/* Free the slots of a device that was not registered (its failed probe); the core frees them otherwise. */
+void uirq_input_mt_destroy_slots(struct uirq_input_dev *dev);
+
+/* Select the slot the following ABS_MT_* values are for. */
+static inline void uirq_input_mt_slot(struct uirq_input_dev *dev, int slot)
+{
+	uirq_input_event(dev, EV_ABS, ABS_MT_SLOT, slot);
+}
+
+/*
+ * The selected slot has a contact (active) or none now: an active slot
+ * keeps its tracking id or, if it had no contact, takes the next one; the
+ * id (or -1 when lifted) and ABS_MT_TOOL_TYPE tool (if the device has the
+ * axis) are reported.  Marks the slot seen in this frame.  Returns active
+ * (false without slots).
+ */
+bool uirq_input_mt_report_slot_state(struct uirq_input_dev *dev, unsigned int tool, bool active);
+/* BTN_TOOL_FINGER .. BTN_TOOL_QUINTTAP: the one for count contacts down, the others up. */
+void uirq_input_mt_report_finger_count(struct uirq_input_dev *dev, int count);
+/*
+ * The single-touch view of the slots: BTN_TOUCH while any contact is down;
+ * ABS_X, ABS_Y (and ABS_PRESSURE if the device has ABS_MT_PRESSURE) of the
+ * oldest contact - the lowest tracking id, counted modulo the id space -
+ * or ABS_PRESSURE 0 with none; and with use_count the finger count.
+ */
+void uirq_input_mt_report_pointer_emulation(struct uirq_input_dev *dev, bool use_count);
+/* Lift every contact not reported since the last call (or sync_frame), and start a new frame. */
+void uirq_input_mt_drop_unused(struct uirq_input_dev *dev);
+/*
+ * The end of a frame's slot reports, before the SYN_REPORT: with
+ * DROP_UNUSED the contacts not reported are lifted; then the pointer
+ * emulation (the finger count for a POINTER device that is not SEMI_MT);
+ * then a new frame starts.  Nothing without slots.
+ */
+void uirq_input_mt_sync_frame(struct uirq_input_dev *dev);
+/*
+ * Slot slot's value of an ABS_MT_* axis now, as EVIOCGMTSLOTS reads it
+ * (ABS_MT_TRACKING_ID -1: no contact): 0 and *value, or -EINVAL (no
+ * slots, slot out of range, code not a per-contact axis).
+ */
+int uirq_input_mt_get_value(struct uirq_input_dev *dev, int slot, unsigned int code, int32_t *value);
 
 /* ---- handles (input.c) ---- */
 
@@ -242,7 +380,10 @@ int uirq_input_format_event(const struct uirq_input_event *ev, char *buf, size_t
 
 /*
  * A kernel input device (libevdev uinput) mirroring a uirq one: same name,
- * phys, id and capability bits (not uniq: uinput cannot set it), and every
+ * phys, id, properties, capability bits and axes (each axis's range, flat
+ * and resolution; ABS_MT_SLOT's range gives the kernel device its slots;
+ * fuzz 0, as what is mirrored is filtered already) - not uniq: uinput
+ * cannot set it - and every
  * frame the uirq core passes is written to it from the reporting context,
  * hard-irq included (one non-blocking write per event).  The kernel stamps
  * the mirrored events with its own time.  The mirror is a user of the

@@ -16,29 +16,7 @@
 #include <linux/platform_device.h>
 #include <linux/property.h>
 
-#include "harness.h"
-#include "uirq/printk.h"
-
-static char logbuf[8192];
-
-static void sink(const char *msg, void *arg)
-{
-	(void)arg;
-	strncat(logbuf, msg, sizeof(logbuf) - strlen(logbuf) - 1);
-}
-
-static void setup(void)
-{
-	logbuf[0] = '\0';
-	uirq_log_set_sink(sink, NULL);
-	assert_eq(uirq_cpus_start(NULL), 0);
-}
-
-static void teardown(void)
-{
-	uirq_cpus_stop();
-	uirq_log_set_sink(NULL, NULL);
-}
+#include "compat_test.h"
 
 /* ---- managed resources: the order they are released in ---- */
 

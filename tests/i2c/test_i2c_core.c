@@ -161,7 +161,7 @@ static int wr(void *priv, uint8_t r, uint8_t v)
 	return 0;
 }
 
-static const struct uirq_i2c_sim_device_ops ops = { rd, wr };
+static const struct uirq_i2c_sim_device_ops ops = { .read = rd, .write = wr };
 
 static struct uirq_i2c_sim *sim;
 static struct uirq_i2c_client *cl;
@@ -285,7 +285,7 @@ static int excl_rd(void *priv, uint8_t r, uint8_t *v)
 	return 0;
 }
 
-static const struct uirq_i2c_sim_device_ops excl_ops = { excl_rd, wr };
+static const struct uirq_i2c_sim_device_ops excl_ops = { .read = excl_rd, .write = wr };
 
 static void *hammer(void *arg)
 {

@@ -37,7 +37,7 @@ static int wr(void *priv, uint8_t r, uint8_t v)
 	return 0;
 }
 
-static const struct uirq_i2c_sim_device_ops ops = { rd, wr };
+static const struct uirq_i2c_sim_device_ops ops = { .read = rd, .write = wr };
 
 static struct uirq_i2c_sim *sim;
 static struct uirq_i2c_adapter *adap;
@@ -303,6 +303,94 @@ UIRQ_TEST(i2c_sim, four_slaves_keep_their_pointers, SIM_OPTS)
 		assert_eq(uirq_i2c_smbus_read_byte(c[i]), 0x10 + i);
 	for (int i = 0; i < 3; i++)
 		uirq_i2c_unregister_device(c[i]);
+	teardown();
+	assert_no_reports();
+}
+
+/*
+ * A slave that is not register-addressed (a touch controller): a command
+ * write goes to send() whole, a plain read - i2c_master_recv(), no register
+ * byte first - is filled by recv() whole, every time from its start.
+ */
+struct streamdev {
+	uint8_t cmd[8];
+	int cmd_len, sends, recvs;
+	int fail;		/* recv()'s answer while non-zero */
+};
+
+static int stream_send(void *priv, const uint8_t *buf, uint16_t len)
+{
+	struct streamdev *d = priv;
+
+	d->sends++;
+	d->cmd_len = len < sizeof(d->cmd) ? len : (int)sizeof(d->cmd);
+	memcpy(d->cmd, buf, (size_t)d->cmd_len);
+	return 0;
+}
+
+static int stream_recv(void *priv, uint8_t *buf, uint16_t len)
+{
+	struct streamdev *d = priv;
+
+	if (d->fail)
+		return d->fail;
+	d->recvs++;
+	/* The answer to the last command: its byte, then a count up from 0. */
+	for (uint16_t i = 0; i < len; i++)
+		buf[i] = i ? (uint8_t)(i - 1) : d->cmd[0];
+	return 0;
+}
+
+static const struct uirq_i2c_sim_device_ops stream_ops = { .send = stream_send, .recv = stream_recv };
+
+UIRQ_TEST(i2c_sim, raw_reads_and_writes_reach_a_stream_slave, SIM_OPTS)
+{
+	struct streamdev sd = { 0 };
+	struct uirq_i2c_client *tc;
+	struct uirq_i2c_stats st;
+	uint8_t cmd = 0xb2, buf[67];
+
+	assert_eq(uirq_i2c_sim_attach(sim, 0x76, &stream_ops, &sd), 0);
+	assert_eq(uirq_i2c_new_client_device(adap, "zet6223", 0x76, &tc), 0);
+	assert_eq(uirq_i2c_master_send(tc, &cmd, 1), 1);
+	assert_eq(sd.sends, 1);
+	assert_eq(sd.cmd_len, 1);
+	assert_eq(sd.cmd[0], 0xb2, "the command byte is the slave's, not a register pointer");
+	/* Two plain reads: each one whole from the start, longer than an SMBus block. */
+	for (int r = 0; r < 2; r++) {
+		memset(buf, 0xff, sizeof(buf));
+		assert_eq(uirq_i2c_master_recv(tc, buf, (int)sizeof(buf)), (int)sizeof(buf));
+		assert_eq(buf[0], 0xb2);
+		assert_eq(buf[1], 0);
+		assert_eq(buf[66], 65);
+	}
+	assert_eq(sd.recvs, 2);
+	/* A refusal fails the transfer with the slave's error, counted as any other. */
+	uirq_i2c_reset_stats(adap);
+	sd.fail = -EIO;
+	assert_eq(uirq_i2c_master_recv(tc, buf, 3), -EIO);
+	uirq_i2c_get_stats(adap, &st);
+	assert_eq(st.err_io, 1u);
+	sd.fail = 0;
+	/* Faults still apply, the command byte standing for the register. */
+	assert_eq(uirq_i2c_sim_fail_match(sim, 0x76, 0xb2, -EIO), 0);
+	assert_eq(uirq_i2c_master_send(tc, &cmd, 1), -EIO);
+	assert_eq(sd.sends, 1, "the injected fault stops the transfer before the slave");
+	assert_eq(uirq_i2c_sim_fail_match(sim, 0x76, 0xb2, 0), 0);
+	/* A slave with only one direction message-level answers the other -EIO. */
+	static const struct uirq_i2c_sim_device_ops recv_only = { .recv = stream_recv };
+
+	uirq_i2c_unregister_device(tc);
+	assert_eq(uirq_i2c_sim_detach(sim, 0x76), 0);
+	assert_eq(uirq_i2c_sim_attach(sim, 0x76, &recv_only, &sd), 0);
+	assert_eq(uirq_i2c_new_client_device(adap, "zet6223", 0x76, &tc), 0);
+	assert_eq(uirq_i2c_master_recv(tc, buf, 4), 4);
+	cmd = 0x01;
+	assert_eq(uirq_i2c_master_send(tc, &cmd, 1), 1, "one byte: the register pointer only");
+	uint8_t two[2] = { 0x01, 0x02 };
+
+	assert_eq(uirq_i2c_master_send(tc, two, 2), -EIO, "no write callback: a data NACK");
+	uirq_i2c_unregister_device(tc);
 	teardown();
 	assert_no_reports();
 }

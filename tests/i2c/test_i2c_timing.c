@@ -124,7 +124,7 @@ static int wr(void *priv, uint8_t r, uint8_t v)
 	return 0;
 }
 
-static const struct uirq_i2c_sim_device_ops ops = { rd, wr };
+static const struct uirq_i2c_sim_device_ops ops = { .read = rd, .write = wr };
 
 static uint64_t now_ns(void)
 {

@@ -49,6 +49,23 @@ UIRQ_TEST(evtest, msc_scan_in_hex_and_unknowns, OPTS)
 			 "Event: time 1.000002, type 30 (?), code 3 (?), value -1");
 }
 
+/* A touchscreen's lines, as evtest prints a multi-touch device's. */
+UIRQ_TEST(evtest, abs_and_mt_lines, OPTS)
+{
+	assert_str_eq(fmt(EV_ABS, ABS_MT_SLOT, 1, 3, 4),
+			 "Event: time 3.000004, type 3 (EV_ABS), code 47 (ABS_MT_SLOT), value 1");
+	assert_str_eq(fmt(EV_ABS, ABS_MT_TRACKING_ID, -1, 3, 4),
+			 "Event: time 3.000004, type 3 (EV_ABS), code 57 (ABS_MT_TRACKING_ID), value -1");
+	assert_str_eq(fmt(EV_ABS, ABS_MT_POSITION_X, 800, 3, 4),
+			 "Event: time 3.000004, type 3 (EV_ABS), code 53 (ABS_MT_POSITION_X), value 800");
+	assert_str_eq(fmt(EV_ABS, ABS_Z, -1000, 3, 4),
+			 "Event: time 3.000004, type 3 (EV_ABS), code 2 (ABS_Z), value -1000");
+	assert_str_eq(fmt(EV_KEY, BTN_TOUCH, 1, 3, 4),
+			 "Event: time 3.000004, type 1 (EV_KEY), code 330 (BTN_TOUCH), value 1");
+	assert_str_eq(uirq_input_code_name(EV_KEY, BTN_TOOL_DOUBLETAP), "BTN_TOOL_DOUBLETAP");
+	assert_str_eq(uirq_input_code_name(EV_ABS, ABS_MT_TOOL_Y), "ABS_MT_TOOL_Y");
+}
+
 UIRQ_TEST(evtest, names, OPTS)
 {
 	assert_str_eq(uirq_input_type_name(EV_SYN), "EV_SYN");

@@ -5,7 +5,8 @@
  * input device with the same identity and capabilities; every frame the
  * uirq core passes - reported from hard-irq context, as a driver's primary
  * handler would - is read back from its /dev/input/eventN with libevdev,
- * in order and each event once.  Destroying the mirror removes the node;
+ * in order and each event once; a multi-touch device's axes, slots and
+ * frames likewise.  Destroying the mirror removes the node;
  * bad arguments and unregistered devices give the documented errors.
  */
 #include "harness.h"
@@ -162,6 +163,19 @@ static bool kernel_has_input(const char *name)
 	return found;
 }
 
+/* A test's second device d and its mirror u: nothing more came, all of it (and the setup's) goes. */
+static void second_mirror_done(struct libevdev *ev, int fd, struct uirq_uinput *u, struct uirq_input_dev *d)
+{
+	assert_quiet(ev, fd, 200);
+	assert_eq(uirq_uinput_write_errors(u), 0);
+	libevdev_free(ev);
+	close(fd);
+	uirq_uinput_destroy(u);
+	uirq_input_unregister_device(d);
+	uirq_uinput_destroy(ui);
+	uirq_input_unregister_device(dev);
+}
+
 /* A report as the TWL4030 primary handler makes it: hard-irq context, irqs off. */
 static void report_hardirq(struct uirq_input_dev *d, int value)
 {
@@ -272,14 +286,74 @@ UIRQ_TEST(vm_uinput, frames_from_process_context, OPTS)
 	expect(ev, fd, EV_KEY, KEY_VOLUMEUP, 0, 1);
 	expect(ev, fd, EV_KEY, KEY_POWER, 0, 1);
 	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 1);
-	assert_quiet(ev, fd, 200);
-	assert_eq(uirq_uinput_write_errors(u), 0);
-	libevdev_free(ev);
-	close(fd);
-	uirq_uinput_destroy(u);
-	uirq_input_unregister_device(d);
-	uirq_uinput_destroy(ui);
-	uirq_input_unregister_device(dev);
+	second_mirror_done(ev, fd, u, d);
+}
+
+/*
+ * A touchscreen mirrored: its properties, axes (ranges, resolution, the
+ * fuzz left 0: what is written was filtered already) and slots; protocol B
+ * frames arrive as the uirq core passed them, and the kernel's own slot
+ * state, which libevdev tracks, follows them.
+ */
+UIRQ_TEST(vm_uinput, multi_touch_mirrored, OPTS)
+{
+	struct uirq_input_dev *d;
+	struct uirq_uinput *u;
+	struct libevdev *ev = NULL;
+	const struct input_absinfo *a;
+	int fd;
+
+	assert_eq(uirq_input_allocate_device(&d), 0);
+	d->name = "uirq vm touch";
+	d->id.bustype = BUS_I2C;
+	assert_eq(uirq_input_set_abs_params(d, ABS_MT_POSITION_X, 0, 1023, 4, 0), 0);
+	assert_eq(uirq_input_set_abs_params(d, ABS_MT_POSITION_Y, 0, 767, 4, 0), 0);
+	d->absinfo[ABS_MT_POSITION_X].resolution = 10;
+	assert_eq(uirq_input_mt_init_slots(d, 4, UIRQ_INPUT_MT_DIRECT | UIRQ_INPUT_MT_DROP_UNUSED), 0);
+	assert_eq(uirq_input_register_device(d), 0);
+	assert_eq(uirq_uinput_create(d, &u), 0);
+	fd = open_node(uirq_uinput_devnode(u));
+	assert_eq(libevdev_new_from_fd(fd, &ev), 0);
+	assert_true(libevdev_has_property(ev, INPUT_PROP_DIRECT));
+	assert_true(libevdev_has_event_code(ev, EV_KEY, BTN_TOUCH));
+	assert_eq(libevdev_get_num_slots(ev), 4);
+	a = libevdev_get_abs_info(ev, ABS_MT_POSITION_X);
+	assert_not_null(a);
+	assert_eq(a->maximum, 1023);
+	assert_eq(a->resolution, 10);
+	assert_eq(a->fuzz, 0);
+	assert_not_null(libevdev_get_abs_info(ev, ABS_X), "the emulated pointer's axes");
+
+	uirq_input_mt_slot(d, 1);
+	uirq_input_mt_report_slot_state(d, MT_TOOL_FINGER, true);
+	uirq_input_report_abs(d, ABS_MT_POSITION_X, 500);
+	uirq_input_report_abs(d, ABS_MT_POSITION_Y, 300);
+	uirq_input_mt_sync_frame(d);
+	uirq_input_sync(d);
+	expect(ev, fd, EV_ABS, ABS_MT_SLOT, 1, 0);
+	expect(ev, fd, EV_ABS, ABS_MT_TRACKING_ID, 0, 0);
+	expect(ev, fd, EV_ABS, ABS_MT_POSITION_X, 500, 0);
+	expect(ev, fd, EV_ABS, ABS_MT_POSITION_Y, 300, 0);
+	expect(ev, fd, EV_KEY, BTN_TOUCH, 1, 0);
+	expect(ev, fd, EV_ABS, ABS_X, 500, 0);
+	expect(ev, fd, EV_ABS, ABS_Y, 300, 0);
+	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 0);
+	assert_eq(libevdev_get_slot_value(ev, 1, ABS_MT_POSITION_X), 500);
+	/* A move of 6 that uirq's fuzz of 4 made a quarter step (501): the kernel passes that as it is. */
+	uirq_input_mt_slot(d, 1);
+	uirq_input_mt_report_slot_state(d, MT_TOOL_FINGER, true);
+	uirq_input_report_abs(d, ABS_MT_POSITION_X, 506);
+	uirq_input_mt_sync_frame(d);
+	uirq_input_sync(d);
+	expect(ev, fd, EV_ABS, ABS_MT_POSITION_X, 501, 1);
+	expect(ev, fd, EV_ABS, ABS_X, 501, 1);
+	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 1);
+	uirq_input_mt_sync_frame(d);
+	uirq_input_sync(d);
+	expect(ev, fd, EV_ABS, ABS_MT_TRACKING_ID, -1, 2);
+	expect(ev, fd, EV_KEY, BTN_TOUCH, 0, 2);
+	expect(ev, fd, EV_SYN, SYN_REPORT, 0, 2);
+	second_mirror_done(ev, fd, u, d);
 }
 
 UIRQ_TEST(vm_uinput, destroy_removes_the_node, OPTS)

@@ -20,8 +20,10 @@
 #include <linux/kernel.h>
 #include <linux/mod_devicetable.h>
 #include <linux/mutex.h>
+#include <linux/pm.h>
 #include <linux/pm_wakeup.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/types.h>
 
 struct device;
@@ -30,6 +32,7 @@ struct fwnode_handle;
 struct module;
 struct bus_type;
 struct uirq_devres;
+struct uirq_attr_groups;
 
 struct device_driver {
 	const char *name;
@@ -38,7 +41,7 @@ struct device_driver {
 	const struct of_device_id *of_match_table;
 	bool suppress_bind_attrs;
 	int probe_type;
-	const void *pm;
+	const struct dev_pm_ops *pm;	/* recorded; nothing suspends a process (<linux/pm.h>) */
 };
 
 struct bus_type {
@@ -63,6 +66,7 @@ struct device {
 	struct uirq_devres *uirq_devres;	/* newest first, under uirq_devres_lock */
 	struct mutex uirq_devres_lock;
 	bool uirq_wakeup;		/* device_init_wakeup(): recorded, nothing wakes a process */
+	struct uirq_attr_groups *uirq_groups;	/* device_add_group()'s, under uirq_devres_lock */
 };
 
 /*
@@ -135,6 +139,39 @@ __attribute__((__format__(printf, 2, 3))) void _dev_info(const struct device *de
  */
 __attribute__((__format__(printf, 3, 4))) int dev_err_probe(const struct device *dev, int err, const char *fmt, ...);
 
+/* ---- attributes: recorded, no sysfs (<linux/sysfs.h>) ---- */
+
+struct device_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct device *dev, struct device_attribute *attr, char *buf);
+	ssize_t (*store)(struct device *dev, struct device_attribute *attr, const char *buf, size_t count);
+};
+
+#define DEVICE_ATTR(_name, _mode, _show, _store) \
+	struct device_attribute dev_attr_##_name = __ATTR(_name, _mode, _show, _store)
+#define DEVICE_ATTR_RW(_name)	struct device_attribute dev_attr_##_name = __ATTR_RW(_name)
+#define DEVICE_ATTR_RO(_name)	struct device_attribute dev_attr_##_name = __ATTR_RO(_name)
+#define DEVICE_ATTR_WO(_name)	struct device_attribute dev_attr_##_name = __ATTR_WO(_name)
+
+/* Record the group's attributes on dev (0 or -ENOMEM); a group already there is -EEXIST. */
+int device_add_group(struct device *dev, const struct attribute_group *grp);
+void device_remove_group(struct device *dev, const struct attribute_group *grp);
+/* As device_add_group(), removed when the driver unbinds. */
+int devm_device_add_group(struct device *dev, const struct attribute_group *grp);
+int devm_device_add_groups(struct device *dev, const struct attribute_group **groups);
+int device_create_file(struct device *dev, const struct device_attribute *attr);
+void device_remove_file(struct device *dev, const struct device_attribute *attr);
+
+/*
+ * What reading the sysfs file dev/name would return: show()'s count into
+ * buf (PAGE_SIZE bytes), -ENOENT (no such attribute) or -EIO (it has no
+ * show).  _store(): what writing count bytes of buf would, store()'s count
+ * or -errno (-EIO without a store).  Device attributes only (those of
+ * device_add_group() and device_create_file()).
+ */
+ssize_t uirq_device_attr_show(struct device *dev, const char *name, char *buf);
+ssize_t uirq_device_attr_store(struct device *dev, const char *name, const char *buf, size_t count);
+
 /* ---- managed resources: released newest first when the driver unbinds ---- */
 
 typedef void (*dr_release_t)(struct device *dev, void *res);
@@ -154,6 +191,8 @@ int devm_add_action(struct device *dev, void (*action)(void *), void *data);
 int devm_add_action_or_reset(struct device *dev, void (*action)(void *), void *data);
 /* Run and forget a recorded action now. */
 void devm_release_action(struct device *dev, void (*action)(void *), void *data);
+/* Forget a recorded action without running it. */
+void devm_remove_action(struct device *dev, void (*action)(void *), void *data);
 /* The generic form: a resource of size bytes released by release(dev, res). */
 void *devres_alloc(dr_release_t release, size_t size, gfp_t gfp);
 void devres_add(struct device *dev, void *res);

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Input devices as drivers see them (compat/input.c): the kernel's struct
- * input_dev - name, phys, id, the capability bitmaps, a keycode map, open
- * and close, an embedded struct device - backed by a uirq input device
- * (uirq/input.h) that input_allocate_device() makes with it and
- * input_register_device() fills from it.  Events go to the uirq device:
- * filtered and framed as the kernel does; before registration they are
- * dropped, as the kernel's are when no handler listens.
+ * input_dev - name, phys, id, the capability bitmaps, a keycode map, the
+ * axes' absinfo, open and close under the device's mutex, an embedded
+ * struct device - backed by a uirq input device (uirq/input.h) that
+ * input_allocate_device() makes with it and input_register_device() fills
+ * from it.  Events go to the uirq device: filtered and framed as the
+ * kernel does (absolute axes and multi-touch slots included,
+ * <linux/input/mt.h>); before registration they are dropped, as the
+ * kernel's are when no handler listens.
+ *
+ * absinfo is the uirq device's own array (the kernel's struct
+ * input_absinfo layout, which the core asserts), so that what a driver
+ * writes into it before registration and what the core filters with
+ * afterwards are one thing, as in the kernel.
  *
  * The system's uAPI <linux/input.h> comes first for the event codes,
  * BUS_*, struct input_id and struct input_absinfo.
@@ -17,7 +24,14 @@
 #include_next <linux/input.h>
 #include <linux/bitops.h>
 #include <linux/device.h>
+#include <linux/mutex.h>
 #include "uirq/input.h"
+
+/* The per-contact axes (ABS_MT_SLOT selects a contact, it is none of them). */
+#define ABS_MT_FIRST	ABS_MT_TOUCH_MAJOR
+#define ABS_MT_LAST	ABS_MT_TOOL_Y
+
+struct input_dev_poller;
 
 struct input_dev {
 	const char *name;
@@ -45,12 +59,20 @@ struct input_dev {
 	int (*open)(struct input_dev *dev);
 	void (*close)(struct input_dev *dev);
 
+	/* Held around open and close, as the kernel's input core holds it; drivers take it too. */
+	struct mutex mutex;
+	/* Open by a user: what input_device_enabled() answers, under mutex. */
+	unsigned int users;
+	bool inhibited;			/* never set here: there is no sysfs to inhibit through */
+	struct input_dev_poller *poller;
+
 	struct device dev;
 	bool devres_managed;
 
 	/* uirq's: the device events go to, made with this one; set once it is registered */
 	struct uirq_input_dev *uirq;
 	_Atomic bool uirq_registered;
+	bool uirq_was_registered;	/* the core holds the uirq device's memory since */
 	struct input_dev *uirq_next;	/* the registered devices, as the kernel's input_dev_list */
 };
 
@@ -83,6 +105,46 @@ static inline void input_report_abs(struct input_dev *dev, unsigned int code, in
 	input_event(dev, EV_ABS, code, value);
 }
 
+/* dev->absinfo for ABS_CNT axes, unless it has one (logged on failure, as the kernel's). */
+void input_alloc_absinfo(struct input_dev *dev);
+/* An absolute axis with its range, fuzz and flat: EV_ABS and the axis's bit set. */
+void input_set_abs_params(struct input_dev *dev, unsigned int axis, int min, int max, int fuzz, int flat);
+/* The driver's open users and not inhibited; dev->mutex held (kxtj9's suspend asks under it). */
+bool input_device_enabled(struct input_dev *dev);
+
+/* input_abs_get_val() ... input_abs_set_res(): the fields of dev->absinfo[axis], as the kernel's accessors. */
+#define UIRQ_COMPAT_ABS_ACCESSORS(name, field)					\
+	static inline int input_abs_get_##name(struct input_dev *dev, unsigned int axis) \
+	{									\
+		return dev->absinfo ? dev->absinfo[axis].field : 0;		\
+	}									\
+	static inline void input_abs_set_##name(struct input_dev *dev, unsigned int axis, int val) \
+	{									\
+		input_alloc_absinfo(dev);					\
+		if (dev->absinfo)						\
+			dev->absinfo[axis].field = val;				\
+	}
+UIRQ_COMPAT_ABS_ACCESSORS(val, value)
+UIRQ_COMPAT_ABS_ACCESSORS(min, minimum)
+UIRQ_COMPAT_ABS_ACCESSORS(max, maximum)
+UIRQ_COMPAT_ABS_ACCESSORS(fuzz, fuzz)
+UIRQ_COMPAT_ABS_ACCESSORS(flat, flat)
+UIRQ_COMPAT_ABS_ACCESSORS(res, resolution)
+#undef UIRQ_COMPAT_ABS_ACCESSORS
+
+/*
+ * Polled devices (compat/input-poller.c): a device without an interrupt
+ * has poll() called when it is opened and then every poll interval (ms;
+ * 500 unless set) until it is closed, from the threaded handler of a
+ * timerfd line (the kernel's delayed work).  The interval calls need
+ * input_setup_polling() first (the getter says -EINVAL without it).
+ */
+int input_setup_polling(struct input_dev *dev, void (*poll_fn)(struct input_dev *dev));
+void input_set_poll_interval(struct input_dev *dev, unsigned int interval);
+void input_set_min_poll_interval(struct input_dev *dev, unsigned int interval);
+void input_set_max_poll_interval(struct input_dev *dev, unsigned int interval);
+int input_get_poll_interval(struct input_dev *dev);
+
 static inline void input_report_switch(struct input_dev *dev, unsigned int code, int value)
 {
 	input_event(dev, EV_SW, code, !!value);
@@ -108,6 +170,11 @@ static inline void *input_get_drvdata(struct input_dev *dev)
  * NULL: how a board finds the input device a driver made on its device.
  */
 struct input_dev *uirq_compat_input_find(const struct device *parent);
+/*
+ * The newest registered device called name, or NULL: how a board's udev
+ * finds a device the moment it appears, as user space may open it then.
+ */
+struct input_dev *uirq_compat_input_find_name(const char *name);
 
 /* The uirq input device behind dev (for a board or a reader: uirq_input_open()). */
 static inline struct uirq_input_dev *uirq_compat_input_dev(struct input_dev *dev)

@@ -2,25 +2,30 @@
 /*
  * What <linux/kernel.h> gives a driver, directly or through the headers it
  * includes in the kernel: the fixed-size types, the log, byte order, bit
- * operations, the string functions, container_of(), min()/max(), rounding,
- * might_sleep().
+ * operations, the string functions, sprintf(), kstrto*(), container_of(),
+ * min()/max(), swap(), rounding, might_sleep().
  */
 #ifndef UIRQ_COMPAT_LINUX_KERNEL_H
 #define UIRQ_COMPAT_LINUX_KERNEL_H
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>	/* sprintf(), snprintf(): the C library's, for the formats drivers use */
 #include <string.h>
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/byteorder.h>
 #include <linux/compiler_types.h>
 #include <linux/err.h>
+#include <linux/kstrtox.h>
 #include <linux/printk.h>
 #include <linux/types.h>
 #include "uirq/might_sleep.h"
 
 #define might_sleep()	uirq_might_sleep()
+
+/* Exchange two lvalues of one type. */
+#define swap(a, b)	do { __typeof__(a) swap_tmp_ = (a); (a) = (b); (b) = swap_tmp_; } while (0)
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

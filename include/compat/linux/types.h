@@ -25,5 +25,6 @@ typedef u64 resource_size_t;
 typedef u64 phys_addr_t;
 typedef u64 dma_addr_t;
 typedef unsigned int gfp_t;
+typedef unsigned short umode_t;
 
 #endif
