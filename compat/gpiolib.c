@@ -14,12 +14,11 @@
 #include <linux/gpio/driver.h>
 #include <linux/printk.h>
 
-#define GPIO_DYNAMIC_BASE	512	/* dynamic bases are given from here downwards, as the kernel's */
+#define ARCH_NR_GPIOS		512	/* the kernel's default number space: 0..511 */
 #define GPIO_MAX_LINES		128	/* the uirq_irq_* bitmaps' size */
 
 static DEFINE_MUTEX(chips_lock);
-static struct gpio_chip *chips;		/* registered, under chips_lock */
-static int next_base = GPIO_DYNAMIC_BASE;
+static struct gpio_chip *chips;		/* registered, highest base first, under chips_lock */
 
 static int gpiochip_irq_map(struct irq_domain *d, unsigned int irq, unsigned long hwirq)
 {
@@ -62,43 +61,44 @@ static int gpiochip_to_irq(struct gpio_chip *gc, unsigned int offset)
 	return irq ? (int)irq : -ENXIO;
 }
 
-int gpiochip_add_data(struct gpio_chip *gc, void *data)
+/*
+ * The kernel's gpiochip_find_base(): the highest free range of ngpio
+ * numbers below ARCH_NR_GPIOS, looking down the chips from the top, so a
+ * chip removed gives its numbers back; -ENOSPC when none is left.
+ */
+static int find_base(int ngpio)
 {
-	if (!gc->ngpio || gc->ngpio > GPIO_MAX_LINES) {
-		pr_err("gpiochip_add_data: %s: %u lines (1 to %d here)\n", gc->label ? gc->label : "?", gc->ngpio,
-		       GPIO_MAX_LINES);
-		return -EINVAL;
-	}
-	gc->uirq_data = data;
-	if (gc->irq.chip) {
-		gc->irq.domain = irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
-		if (!gc->irq.domain)
-			return -ENOMEM;
-		if (!gc->to_irq)
-			gc->to_irq = gpiochip_to_irq;
-		if (gc->irq.init_hw) {
-			int ret = gc->irq.init_hw(gc);
+	int base = ARCH_NR_GPIOS - ngpio;
 
-			if (ret) {
-				irq_domain_remove(gc->irq.domain);
-				gc->irq.domain = NULL;
-				return ret;
-			}
-		}
-		gc->irq.initialized = true;
+	for (struct gpio_chip *c = chips; c; c = c->uirq_next) {
+		if (c->base + (int)c->ngpio <= base)
+			break;
+		base = c->base - ngpio;
 	}
-	mutex_lock(&chips_lock);
-	if (gc->base < 0) {
-		next_base -= gc->ngpio;
-		gc->base = next_base;
+	if (base < 0) {
+		pr_err("gpiochip_find_base: cannot find free range\n");
+		return -ENOSPC;
 	}
-	gc->uirq_next = chips;
-	chips = gc;
-	mutex_unlock(&chips_lock);
+	return base;
+}
+
+/* Into the list at its base's place; -EBUSY if its numbers overlap a chip's (the kernel's gpiodev_add_to_list()). */
+static int add_to_list(struct gpio_chip *gc)
+{
+	struct gpio_chip **pp = &chips;
+
+	while (*pp && (*pp)->base >= gc->base + (int)gc->ngpio)
+		pp = &(*pp)->uirq_next;
+	if (*pp && (*pp)->base + (int)(*pp)->ngpio > gc->base) {
+		pr_err("gpio gpiochip: %s: GPIO integer space overlap, cannot add chip\n", gc->label ? gc->label : "?");
+		return -EBUSY;
+	}
+	gc->uirq_next = *pp;
+	*pp = gc;
 	return 0;
 }
 
-void gpiochip_remove(struct gpio_chip *gc)
+static void unlist(struct gpio_chip *gc)
 {
 	mutex_lock(&chips_lock);
 	for (struct gpio_chip **pp = &chips; *pp; pp = &(*pp)->uirq_next) {
@@ -108,6 +108,57 @@ void gpiochip_remove(struct gpio_chip *gc)
 		}
 	}
 	mutex_unlock(&chips_lock);
+}
+
+int gpiochip_add_data(struct gpio_chip *gc, void *data)
+{
+	int ret = 0;
+
+	if (!gc->ngpio || gc->ngpio > GPIO_MAX_LINES) {
+		pr_err("gpiochip_add_data: %s: %u lines (1 to %d here)\n", gc->label ? gc->label : "?", gc->ngpio,
+		       GPIO_MAX_LINES);
+		return -EINVAL;
+	}
+	gc->uirq_data = data;
+	/* The numbers first, as the kernel's order: a chip with none gets no domain. */
+	mutex_lock(&chips_lock);
+	if (gc->base < 0) {
+		ret = find_base(gc->ngpio);
+		if (ret >= 0)
+			gc->base = ret;
+	}
+	ret = ret < 0 ? ret : add_to_list(gc);
+	mutex_unlock(&chips_lock);
+	if (ret < 0)
+		return ret;
+	if (gc->irq.chip) {
+		gc->irq.domain = irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
+		if (!gc->irq.domain) {
+			ret = -ENOMEM;
+			goto unlist;
+		}
+		if (!gc->to_irq)
+			gc->to_irq = gpiochip_to_irq;
+		if (gc->irq.init_hw) {
+			int ret = gc->irq.init_hw(gc);
+
+			if (ret) {
+				irq_domain_remove(gc->irq.domain);
+				gc->irq.domain = NULL;
+				goto unlist;
+			}
+		}
+		gc->irq.initialized = true;
+	}
+	return 0;
+unlist:
+	unlist(gc);
+	return ret;
+}
+
+void gpiochip_remove(struct gpio_chip *gc)
+{
+	unlist(gc);
 	for (unsigned int i = 0; i < gc->ngpio; i++)
 		if (gpiochip_line_is_irq(gc, i))
 			pr_err("gpiochip_remove: %s: line %u still used as an interrupt\n", gc->label ? gc->label : "?",

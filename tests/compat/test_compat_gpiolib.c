@@ -111,3 +111,73 @@ UIRQ_TEST(compat_gpiolib, chip_domain_and_irq_lock, .init = setup, .fini = teard
 	fake.gc.ngpio = 0;
 	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
 }
+
+static void plain_chip(struct gpio_chip *gc, const char *label, int base, u16 ngpio)
+{
+	memset(gc, 0, sizeof(*gc));
+	gc->label = label;
+	gc->base = base;
+	gc->ngpio = ngpio;
+}
+
+/*
+ * Numbers, as the kernel's gpiochip_find_base() gives them: a dynamic
+ * chip takes the highest free range below 512, so a chip added again
+ * after its removal gets its old numbers back, a range freed in the middle
+ * is taken by a chip it fits, and a fixed base overlapping a chip's
+ * numbers is refused -EBUSY.  A board that adds and removes chips for
+ * each run (a test over 200 seeds) never runs out of numbers.
+ */
+UIRQ_TEST(compat_gpiolib, numbers_are_given_back, .init = setup, .fini = teardown)
+{
+	struct gpio_chip a, b, c, d, e;
+
+	for (int i = 0; i < 200; i++) {
+		plain_chip(&a, "a", -1, 8);
+		assert_eq(gpiochip_add_data(&a, NULL), 0);
+		assert_eq(a.base, 504, "round %d", i);
+		gpiochip_remove(&a);
+	}
+	plain_chip(&a, "a", -1, 8);
+	plain_chip(&b, "b", -1, 16);
+	plain_chip(&c, "c", -1, 8);
+	assert_eq(gpiochip_add_data(&a, NULL), 0);
+	assert_eq(gpiochip_add_data(&b, NULL), 0);
+	assert_eq(gpiochip_add_data(&c, NULL), 0);
+	assert_eq(a.base, 504);
+	assert_eq(b.base, 488);
+	assert_eq(c.base, 480);
+	/* b's 16 numbers freed: an 8-line chip takes their top. */
+	gpiochip_remove(&b);
+	plain_chip(&d, "d", -1, 8);
+	assert_eq(gpiochip_add_data(&d, NULL), 0);
+	assert_eq(d.base, 496);
+	gpiochip_remove(&d);
+	/* A fixed base: anywhere free, refused over another chip's numbers. */
+	plain_chip(&d, "d", 490, 8);
+	assert_eq(gpiochip_add_data(&d, NULL), 0);
+	gpiochip_remove(&d);
+	plain_chip(&d, "d", 500, 8);
+	assert_eq(gpiochip_add_data(&d, NULL), -EBUSY);
+	plain_chip(&d, "d", 476, 8);
+	assert_eq(gpiochip_add_data(&d, NULL), -EBUSY);
+	gpiochip_remove(&a);
+	gpiochip_remove(&c);
+	/* No room left below 512: -ENOSPC; more lines than a chip may have here: -EINVAL. */
+	plain_chip(&a, "a", 0, 128);
+	plain_chip(&b, "b", 128, 128);
+	plain_chip(&c, "c", 256, 128);
+	plain_chip(&d, "d", 384, 128);
+	assert_eq(gpiochip_add_data(&a, NULL), 0);
+	assert_eq(gpiochip_add_data(&b, NULL), 0);
+	assert_eq(gpiochip_add_data(&c, NULL), 0);
+	assert_eq(gpiochip_add_data(&d, NULL), 0);
+	plain_chip(&e, "e", -1, 1);
+	assert_eq(gpiochip_add_data(&e, NULL), -ENOSPC);
+	gpiochip_remove(&a);
+	gpiochip_remove(&b);
+	gpiochip_remove(&c);
+	gpiochip_remove(&d);
+	plain_chip(&e, "e", -1, 129);
+	assert_eq(gpiochip_add_data(&e, NULL), -EINVAL);
+}
