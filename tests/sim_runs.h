@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "harness.h"
 #include "uirq/sim.h"
@@ -32,28 +33,63 @@
 #define SIM_RUNS 8
 
 /*
- * Seeds 1..seeds, as sim_runs(); UIRQ_SIM_SEED=N in the environment runs
- * seed N alone (a failure's replay: the seed is the last "sim run" line).
+ * Seeds 1..seeds, as sim_runs().  In the environment, UIRQ_SIM_SEED=N runs
+ * seed N alone (a failure's replay: the seed is the last "sim run" line),
+ * UIRQ_SIM_SEEDS=N seeds 1..N instead of the test's number (a deeper
+ * exploration).  Prints the runs' wall time (a figure, never a verdict);
+ * returns how many seeds ran.
  */
-static inline void sim_runs_seeds(uint64_t seeds, unsigned int ncpus, void (*begin)(unsigned int cpus),
-				  void (*body)(void), void (*end)(void))
+/* The seed of the run in progress (tests that vary their own timing by it read it in begin or the body). */
+static uint64_t sim_run_seed;
+
+/* One run: seed's schedule on cpus CPUs, begin(cpus), body, end (if any); its wall time in ms. */
+static inline double sim_run_one(uint64_t seed, unsigned int cpus, void (*begin)(unsigned int cpus),
+				 void (*body)(void), void (*end)(void))
 {
-	const char *only = getenv("UIRQ_SIM_SEED");
-	uint64_t first = only ? strtoull(only, NULL, 0) : 1, last = only ? first : seeds;
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Deterministic: the last of these before a failure replays it. */
+	fprintf(stderr, "sim run: seed %llu, %u CPU(s)\n", (unsigned long long)seed, cpus);
+	assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
+	sim_run_seed = seed;
+	begin(cpus);
+	body();
+	if (end)
+		end();
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu, %u CPU(s): %s", (unsigned long long)seed, cpus,
+		  uirq_sim_report());
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+}
+
+/*
+ * Seeds 1..seeds, the odd ones on two CPUs and the even ones on one when
+ * ncpus is 0.  In the environment, UIRQ_SIM_SEED=N runs seed N alone (a
+ * failure's replay: the seed is the last "sim run" line), UIRQ_SIM_SEEDS=N
+ * seeds 1..N instead of the test's number (a deeper exploration).  Prints
+ * the runs' wall time (a figure, never a verdict); returns how many ran.
+ */
+static inline uint64_t sim_runs_seeds(uint64_t seeds, unsigned int ncpus, void (*begin)(unsigned int cpus),
+				      void (*body)(void), void (*end)(void))
+{
+	const char *only = getenv("UIRQ_SIM_SEED"), *many = getenv("UIRQ_SIM_SEEDS");
+	uint64_t first = only ? strtoull(only, NULL, 0) : 1;
+	uint64_t last = only ? first : many ? strtoull(many, NULL, 0) : seeds;
+	double total_ms = 0, worst_ms = 0;
 
 	for (uint64_t seed = first; seed <= last; seed++) {
-		unsigned int cpus = ncpus ? ncpus : 1 + (unsigned int)(seed % 2);
+		double ms = sim_run_one(seed, ncpus ? ncpus : 1 + (unsigned int)(seed % 2), begin, body, end);
 
-		/* Deterministic: the last of these before a failure replays it. */
-		fprintf(stderr, "sim run: seed %llu, %u CPU(s)\n", (unsigned long long)seed, cpus);
-		assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
-		begin(cpus);
-		body();
-		if (end)
-			end();
-		assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu, %u CPU(s): %s", (unsigned long long)seed, cpus,
-			  uirq_sim_report());
+		total_ms += ms;
+		worst_ms = ms > worst_ms ? ms : worst_ms;
 	}
+	if (last < first)
+		return 0;
+	printf("# %llu seeded runs, %.2f ms wall each on average, %.2f ms the longest\n",
+	       (unsigned long long)(last - first + 1), total_ms / (double)(last - first + 1), worst_ms);
+	fflush(stdout);
+	return last - first + 1;
 }
 
 static inline void sim_runs(unsigned int ncpus, void (*begin)(unsigned int cpus), void (*body)(void),

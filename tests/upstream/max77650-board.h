@@ -13,8 +13,8 @@
  * Every test runs its body in the deterministic mode under SEEDS seeds
  * (the issue's "--explore 200"), odd seeds on two CPUs, even ones on one,
  * each run from a fresh board to a teardown in the kernel's order.
- * UIRQ_SEED=N replays seed N alone, UIRQ_SEEDS=N runs seeds 1..N; each
- * run's wall time is measured.
+ * UIRQ_SIM_SEED=N replays seed N alone, UIRQ_SIM_SEEDS=N runs seeds 1..N;
+ * each run's wall time is measured.
  */
 #ifndef UIRQ_TESTS_UPSTREAM_MAX77650_BOARD_H
 #define UIRQ_TESTS_UPSTREAM_MAX77650_BOARD_H
@@ -33,6 +33,7 @@
 #include <linux/platform_device.h>
 
 #include "harness.h"
+#include "sim_runs.h"
 #include "max77650.h"
 #include "uirq/input.h"
 #include "uirq/irq.h"
@@ -67,7 +68,6 @@ struct board {
 };
 
 static struct board bd;
-static uint64_t run_seed;		/* the seed of the run in progress: tests vary their timing by it */
 
 /* ---- what the run saw: log, lockdep reports, handler runs, bus traffic, input events ---- */
 
@@ -397,51 +397,32 @@ static void board_reset(unsigned int cpus)
 
 /* ---- the seeds ---- */
 
-static double wall_ms(void)
-{
-	struct timespec ts;
+static void (*run_setup)(void);	/* the board a test wants, after board_reset() */
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+static void seeded_begin(unsigned int cpus)
+{
+	board_reset(cpus);
+	if (run_setup)
+		run_setup();
 }
 
-/* One run: seed's schedule (on one CPU for an even seed, two for an odd one), board to teardown; its wall ms. */
-static double seeded_run(const char *what, uint64_t seed, void (*setup)(void), void (*body)(void))
+/* One run of seed (on one CPU for an even seed, two for an odd one), from a fresh board. */
+static void seeded_run(uint64_t seed, void (*setup)(void), void (*body)(void))
 {
-	unsigned int cpus = 1 + (unsigned int)(seed % 2);
-	double t0 = wall_ms();
-
-	/* Deterministic: the last of these before a failure replays it (UIRQ_SEED=N). */
-	fprintf(stderr, "%s: seed %llu, %u CPU(s)\n", what, (unsigned long long)seed, cpus);
-	assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 3), 0);
-	run_seed = seed;
-	board_reset(cpus);
-	if (setup)
-		setup();
-	body();
-	board_teardown();
-	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK, "seed %llu: %s", (unsigned long long)seed, uirq_sim_report());
-	return wall_ms() - t0;
+	run_setup = setup;
+	sim_run_one(seed, 1 + (unsigned int)(seed % 2), seeded_begin, body, board_teardown);
 }
 
 /*
- * body under each seed, each run from board_reset() and setup (the board
- * a test wants) to board_teardown(); the wall time per run is printed.
+ * body under each seed (sim_runs.h), each run from board_reset() and setup
+ * (the board a test wants) to board_teardown(); the wall time per run is
+ * printed after what.
  */
 static void seeded_runs(const char *what, void (*setup)(void), void (*body)(void))
 {
-	const char *one = getenv("UIRQ_SEED"), *many = getenv("UIRQ_SEEDS");
-	uint64_t first = one ? strtoull(one, NULL, 0) : 1, last = one ? first : many ? strtoull(many, NULL, 0) : SEEDS;
-	double worst = 0, start = wall_ms();
-
-	for (uint64_t seed = first; seed <= last; seed++) {
-		double dt = seeded_run(what, seed, setup, body);
-
-		worst = dt > worst ? dt : worst;
-	}
-	printf("# %s: %llu seeded runs, %.1f ms wall each on average, %.1f ms the longest\n", what,
-	       (unsigned long long)(last - first + 1), (wall_ms() - start) / (double)(last - first + 1), worst);
-	fflush(stdout);
+	run_setup = setup;
+	printf("# %s\n", what);
+	sim_runs_seeds(SEEDS, 0, seeded_begin, body, board_teardown);
 }
 
 #endif

@@ -268,12 +268,17 @@ static void short_pulse(void)
 
 UIRQ_TEST(pcf857x, a_short_pulse_is_both_edges_or_none, OPTS)
 {
+	uint64_t runs;
+
 	pulses_seen = 0;
-	sim_runs_seeds(UP_SEEDS, 0, begin_button, short_pulse, end_button);
-	printf("# the pulse was seen in %u of %d seeds, gone before the thread's read in the others\n", pulses_seen,
-	       UP_SEEDS);
-	assert_gt(pulses_seen, 0u, "never seen");
-	assert_lt(pulses_seen, (unsigned int)UP_SEEDS, "never lost");
+	runs = sim_runs_seeds(UP_SEEDS, 0, begin_button, short_pulse, end_button);
+	printf("# the pulse was seen in %u of %llu seeds, gone before the thread's read in the others\n", pulses_seen,
+	       (unsigned long long)runs);
+	/* Both outcomes, when there is a spread to look at (UIRQ_SIM_SEED=N replays one seed). */
+	if (runs > 1) {
+		assert_gt(pulses_seen, 0u, "never seen");
+		assert_lt(pulses_seen, (unsigned int)runs, "never lost");
+	}
 }
 
 /*

@@ -121,8 +121,8 @@ static void short_press_body(void)
 	uirq_i2c_sim_set_delay(bd.sim, 2 * MS);
 	press();
 	/* Seeds 10, 20, ...: at once - where the scheduler lets the thread run first or not. */
-	if (run_seed % 10)
-		vsleep((run_seed % 10) * 500 * US);
+	if (sim_run_seed % 10)
+		vsleep((sim_run_seed % 10) * 500 * US);
 	release();
 	settle();
 	assert_str_eq(onkey_runs(), "DU");
@@ -249,7 +249,7 @@ static int probe_press[3];	/* dropped as stale, handled, lost */
 static void *user_task(void *arg)
 {
 	(void)arg;
-	vsleep((run_seed * 37 % 2000) * US);
+	vsleep((sim_run_seed * 37 % 2000) * US);
 	press();
 	return NULL;
 }
@@ -283,7 +283,8 @@ static void probe_press_body(void)
 
 	probe_press[r]++;
 	if (r == 2)
-		printf("# press during probe: seed %llu lost a press of an enabled line\n", (unsigned long long)run_seed);
+		printf("# press during probe: seed %llu lost a press of an enabled line\n",
+		       (unsigned long long)sim_run_seed);
 }
 
 UIRQ_TEST(upstream_max77650, press_during_probe, .timeout = 240)
@@ -312,7 +313,7 @@ static void lost_press_body(void)
 
 UIRQ_TEST(upstream_max77650, replay_press_lost_to_the_next_unmask, .timeout = 60)
 {
-	seeded_run("replay", 25, NULL, lost_press_body);
+	seeded_run(25, NULL, lost_press_body);
 }
 
 /* ---- teardown ---- */
@@ -362,8 +363,8 @@ static void inflight_body(void)
 	board_boot();
 	uirq_i2c_sim_set_delay(bd.sim, 1 * MS);
 	press();
-	if (run_seed % 8)
-		vsleep((run_seed % 8) * 500 * US);
+	if (sim_run_seed % 8)
+		vsleep((sim_run_seed % 8) * 500 * US);
 	release();
 	board_remove_device();
 	assert_false(uirq_irq_has_action(bd.host_irq));
