@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Memcheck over a plain build: irqsim's default run (free and --seed) and the test programs, each under
 #   valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99
+#     --suppressions=tests/upstream/valgrind.supp (the upstream drivers' asserted bugs)
 # A memory error or a definite/indirect leak - in the program or in any of the
 # test processes Check forks (Valgrind follows fork(); each child's leak check
 # runs at its exit and its exit status 99 fails its test) - fails that run.
@@ -47,7 +48,9 @@ limit=${UIRQ_VALGRIND_TIMEOUT:-240}
 skip_programs=" uirq-lockdep input-handle installed-tree "
 skip_suites=" core_cpu core_fault "
 # shellcheck disable=SC2054 # the commas are inside one option
-VG=(valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30)
+# The upstream drivers' own bugs that tests assert (each explained in the file).
+VG=(valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --num-callers=30
+	"--suppressions=$PWD/tests/upstream/valgrind.supp")
 # Check's per-test timeouts, for code running 20-50x slower.
 export CK_TIMEOUT_MULTIPLIER=20
 unset CK_FORK	# Check forks every test: each child is checked, and a failing one is one test
