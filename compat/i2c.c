@@ -134,8 +134,7 @@ int uirq_compat_i2c_adapter_del(struct i2c_adapter *a)
 		}
 	}
 	mutex_unlock(&adapters_lock);
-	free(a->dev.uirq_name);
-	mutex_destroy(&a->dev.uirq_devres_lock);
+	uirq_device_release(&a->dev);
 	free(a);
 	return 0;
 }
@@ -168,11 +167,11 @@ static struct i2c_client *client_new(struct i2c_adapter *adap, const char *name,
 	return c;
 }
 
+/* Its managed resources first: a release may still talk to the chip through the client. */
 static void client_free(struct i2c_client *c)
 {
+	uirq_device_release(&c->dev);
 	uirq_i2c_unregister_device(c->uirq);
-	free(c->dev.uirq_name);
-	mutex_destroy(&c->dev.uirq_devres_lock);
 	free(c);
 }
 

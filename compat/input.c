@@ -20,6 +20,7 @@
 #include <linux/errno.h>
 #include <linux/input.h>
 
+#include "base.h"
 #include "input-core-private.h"
 #include "uirq/sim.h"
 
@@ -80,9 +81,8 @@ static void input_dev_free(struct input_dev *dev)
 {
 	if (dev->poller)
 		input_dev_poller_free(dev->poller);
-	free(dev->dev.uirq_name);
+	uirq_device_release(&dev->dev);
 	mutex_destroy(&dev->mutex);
-	mutex_destroy(&dev->dev.uirq_devres_lock);
 	free(dev);
 }
 

@@ -157,11 +157,11 @@ void platform_device_put(struct platform_device *pdev)
 {
 	if (!pdev || !pdev->uirq_allocated)
 		return;
+	/* The kernel's order: device_release() releases the managed resources before the platform data goes. */
+	uirq_device_release(&pdev->dev);
 	free(pdev->resource);
 	free(pdev->dev.platform_data);
 	free(pdev->mfd_cell);
-	free(pdev->dev.uirq_name);
-	mutex_destroy(&pdev->dev.uirq_devres_lock);
 	free(container_of(pdev, struct platform_object, pdev));
 }
 

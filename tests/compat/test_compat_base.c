@@ -104,6 +104,42 @@ UIRQ_TEST(compat_base, failed_probe_releases_and_logs, .init = setup, .fini = te
 	platform_driver_unregister(&plan_driver);
 }
 
+/*
+ * A device no driver ever bound still has its managed resources released
+ * when it goes, as the kernel's device_release() does for every device:
+ * a platform device without a driver, one allocated and put without being
+ * added, an i2c dummy client (never on the bus here).
+ */
+UIRQ_TEST(compat_base, devres_released_for_devices_never_bound, .init = setup, .fini = teardown)
+{
+	struct uirq_i2c_sim *sim;
+	struct i2c_adapter *adap;
+	struct platform_device *pdev;
+	struct i2c_client *dummy;
+
+	order[0] = '\0';
+	pdev = platform_device_register_simple("nobody", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_false(IS_ERR(pdev));
+	assert_null(pdev->dev.driver);
+	assert_eq(devm_add_action(&pdev->dev, note, "u"), 0);
+	assert_not_null(devm_kzalloc(&pdev->dev, 16, GFP_KERNEL));
+	platform_device_unregister(pdev);
+	assert_str_eq(order, "u", "released when the unbound device went");
+	pdev = platform_device_alloc("never-added", PLATFORM_DEVID_NONE);
+	assert_eq(devm_add_action(&pdev->dev, note, "p"), 0);
+	platform_device_put(pdev);
+	assert_str_eq(order, "up", "released by the last put");
+	assert_eq(uirq_i2c_sim_new("bus", 400000, &sim), 0);
+	adap = uirq_compat_i2c_adapter(uirq_i2c_sim_adapter(sim));
+	dummy = i2c_new_dummy_device(adap, 0x2b);
+	assert_false(IS_ERR(dummy), "%ld", PTR_ERR(dummy));
+	assert_eq(devm_add_action(&dummy->dev, note, "d"), 0);
+	i2c_unregister_device(dummy);
+	assert_str_eq(order, "upd", "released with the dummy");
+	assert_eq(uirq_compat_i2c_adapter_del(adap), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
+}
+
 /* ---- deferred probing ---- */
 
 static bool supplier_ready;
