@@ -181,6 +181,59 @@ UIRQ_TEST(compat_base, deferred_probe_retried_when_another_binds, .init = setup,
 	platform_driver_unregister(&supplier);
 }
 
+/*
+ * Every parked device is tried again when a driver binds, not only up to
+ * the first that still waits (the kernel's deferred_probe_work_func()
+ * walks its whole list, and again while probes succeed): the first
+ * parked here waits on a supplier that never comes, the second on one
+ * that binds.
+ */
+static bool late_ready;
+static int never_probes, late_probes;
+
+static int never_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	never_probes++;
+	return -EPROBE_DEFER;
+}
+
+static int late_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	late_probes++;
+	return late_ready ? 0 : -EPROBE_DEFER;
+}
+
+static struct platform_driver never = { .probe = never_probe, .driver = { .name = "never" } };
+static struct platform_driver late = { .probe = late_probe, .driver = { .name = "late" } };
+
+UIRQ_TEST(compat_base, deferred_probe_retries_every_parked_device, .init = setup, .fini = teardown)
+{
+	struct platform_device *l, *n, *s;
+
+	assert_eq(platform_driver_register(&never), 0);
+	assert_eq(platform_driver_register(&late), 0);
+	assert_eq(platform_driver_register(&supplier), 0);
+	l = platform_device_register_simple("late", PLATFORM_DEVID_NONE, NULL, 0);
+	n = platform_device_register_simple("never", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_eq(late_probes, 1);
+	assert_eq(never_probes, 1);
+	late_ready = true;
+	s = platform_device_register_simple("supplier", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_eq(late_probes, 2, "tried again though another parked device still waits");
+	assert_eq(l->dev.driver, &late.driver);
+	assert_null(n->dev.driver);
+	/* late's bind came before never's turn in the same walk: once more, as the kernel's active list. */
+	assert_eq(never_probes, 2);
+	platform_device_unregister(n);
+	platform_device_unregister(l);
+	platform_device_unregister(s);
+	platform_driver_unregister(&never);
+	platform_driver_unregister(&late);
+	platform_driver_unregister(&supplier);
+}
+
 /* ---- matching: id tables, device tree, resources ---- */
 
 static const struct platform_device_id ids[] = { { "chip-a", 1 }, { "chip-b", 2 }, { "", 0 } };
