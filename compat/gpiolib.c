@@ -140,8 +140,7 @@ int gpiochip_add_data(struct gpio_chip *gc, void *data)
 		if (!gc->to_irq)
 			gc->to_irq = gpiochip_to_irq;
 		if (gc->irq.init_hw) {
-			int ret = gc->irq.init_hw(gc);
-
+			ret = gc->irq.init_hw(gc);
 			if (ret) {
 				irq_domain_remove(gc->irq.domain);
 				gc->irq.domain = NULL;

@@ -112,6 +112,39 @@ UIRQ_TEST(compat_gpiolib, chip_domain_and_irq_lock, .init = setup, .fini = teard
 	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
 }
 
+static int init_hw_ret;
+
+static int init_hw(struct gpio_chip *gc)
+{
+	(void)gc;
+	return init_hw_ret;
+}
+
+/* The irq chip's init_hw() failing fails the registration with its error; the chip is not listed. */
+UIRQ_TEST(compat_gpiolib, init_hw_failure_fails_the_chip, .init = setup, .fini = teardown)
+{
+	int data;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.gc.label = "fake";
+	fake.gc.base = -1;
+	fake.gc.ngpio = 8;
+	gpio_irq_chip_set_chip(&fake.gc.irq, &fake_irq_chip);
+	fake.gc.irq.handler = handle_level_irq;
+	fake.gc.irq.init_hw = init_hw;
+	init_hw_ret = -EIO;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), -EIO);
+	assert_null(gpiochip_find(&data, is_fake));
+	assert_null(fake.gc.irq.domain);
+	assert_false(fake.gc.irq.initialized);
+	init_hw_ret = 0;
+	fake.gc.base = -1;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_eq(fake.gc.base, 512 - 8, "the numbers were given back");
+	assert_eq(gpiochip_find(&data, is_fake), &fake.gc);
+	gpiochip_remove(&fake.gc);
+}
+
 static void plain_chip(struct gpio_chip *gc, const char *label, int base, u16 ngpio)
 {
 	memset(gc, 0, sizeof(*gc));
