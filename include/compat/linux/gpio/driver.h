@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GPIO controllers as their drivers see them (compat/gpiolib.c): struct
+ * GPIO controllers as their drivers see them (compat/gpiolib.c, gpiolib-irqchip.c): struct
  * gpio_chip with its callbacks and number of lines, registered with a base
  * (dynamic from 512 downwards when asked for -1, as the kernel does), and
  * its irq chip (struct gpio_irq_chip): gpiolib makes a linear irq domain

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the compat layer: gpiolib.c registers a chip, gpiolib-irqchip.c
+ * gives it its irq chip's domain.  Not installed.
+ */
+#ifndef UIRQ_COMPAT_GPIOLIB_INTERNAL_H
+#define UIRQ_COMPAT_GPIOLIB_INTERNAL_H
+
+#include <linux/gpio/driver.h>
+
+/* The chip's irq part (nothing without gc->irq.chip), its numbers given: 0 or -errno, nothing left on failure. */
+int uirq_gpiochip_add_irqchip(struct gpio_chip *gc);
+/* Undo uirq_gpiochip_add_irqchip(). */
+void uirq_gpiochip_irqchip_remove(struct gpio_chip *gc);
+
+#endif
