@@ -7,6 +7,11 @@
 #define UIRQ_COMPAT_GPIOLIB_INTERNAL_H
 
 #include <linux/gpio/driver.h>
+#include <linux/printk.h>
+
+/* The kernel's chip_err(): the chip's label stands for its gpiochipN device's name too. */
+#define chip_err(gc, fmt, ...)	pr_err("gpio gpiochip %s: (%s): " fmt, (gc)->label ? (gc)->label : "?", \
+				       (gc)->label ? (gc)->label : "?", ##__VA_ARGS__)
 
 /* The chip's irq part (nothing without gc->irq.chip), its numbers given: 0 or -errno, nothing left on failure. */
 int uirq_gpiochip_add_irqchip(struct gpio_chip *gc);

@@ -139,8 +139,7 @@ int gpiochip_lock_as_irq(struct gpio_chip *gc, unsigned int offset)
 		return -EINVAL;
 	/* A line the chip drives cannot be an interrupt (the kernel's "cannot lock as IRQ"). */
 	if (gc->get_direction && gc->get_direction(gc, offset) == GPIO_LINE_DIRECTION_OUT) {
-		pr_err("gpio gpiochip %s: (%s): gpiochip_lock_as_irq: tried to flag a GPIO set as output for IRQ\n",
-		       gc->label ? gc->label : "?", gc->label ? gc->label : "?");
+		chip_err(gc, "%s: tried to flag a GPIO set as output for IRQ\n", __func__);
 		return -EIO;
 	}
 	set_bit((long)offset, gc->uirq_irq_locked);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GPIO controllers as their drivers see them (compat/gpiolib.c, gpiolib-irqchip.c): struct
- * gpio_chip with its callbacks and number of lines, registered with a base
- * (dynamic from 512 downwards when asked for -1, as the kernel does), and
- * its irq chip (struct gpio_irq_chip): gpiolib makes a linear irq domain
- * of the chip's lines whose mappings get the driver's irq chip, its flow
- * handler and, for a chip behind a slow bus (threaded), nested threads.  A
- * line used as an interrupt is locked as one (GPIOCHIP_IRQ_RESOURCE_HELPERS):
- * it cannot be driven as an output meanwhile.
+ * GPIO controllers as their drivers see them (compat/gpiolib.c,
+ * gpiolib-irqchip.c): struct gpio_chip with its callbacks and number of
+ * lines, registered with a base (dynamic from 512 downwards when asked for
+ * -1, as the kernel does), and its irq chip (struct gpio_irq_chip):
+ * gpiolib makes a linear irq domain of the chip's lines whose mappings get
+ * the driver's irq chip, its flow handler and, for a chip behind a slow
+ * bus (threaded), nested threads; a chained chip's parent_handler goes on
+ * each of its parents.  A line used as an interrupt is locked as one
+ * (GPIOCHIP_IRQ_RESOURCE_HELPERS): it cannot be driven as an output
+ * meanwhile.
  */
 #ifndef UIRQ_COMPAT_LINUX_GPIO_DRIVER_H
 #define UIRQ_COMPAT_LINUX_GPIO_DRIVER_H
@@ -29,7 +31,10 @@ struct gpio_irq_chip {
 	struct lock_class_key *lock_key;
 	struct lock_class_key *request_key;
 	irq_flow_handler_t parent_handler;
-	void *parent_handler_data;
+	union {
+		void *parent_handler_data;		/* NULL: the gpio_chip */
+		void **parent_handler_data_array;	/* one per parent, with per_parent_data */
+	};
 	unsigned int num_parents;
 	unsigned int *parents;
 	unsigned int *map;
