@@ -13,7 +13,11 @@
 #define chip_err(gc, fmt, ...)	pr_err("gpio gpiochip %s: (%s): " fmt, (gc)->label ? (gc)->label : "?", \
 				       (gc)->label ? (gc)->label : "?", ##__VA_ARGS__)
 
-/* The chip's irq part (nothing without gc->irq.chip), its numbers given: 0 or -errno, nothing left on failure. */
+/*
+ * The chip's irq part, its numbers given: the irq valid mask, the driver's
+ * init_hw(), and with gc->irq.chip the domain; 0 or -errno, nothing left
+ * on failure.
+ */
 int uirq_gpiochip_add_irqchip(struct gpio_chip *gc);
 /* Undo uirq_gpiochip_add_irqchip(). */
 void uirq_gpiochip_irqchip_remove(struct gpio_chip *gc);

@@ -7,25 +7,43 @@
  * for a controller behind a sleeping bus (girq->threaded) nested threads,
  * run in the thread of the driver's own interrupt handler.  A chained
  * controller (girq->parent_handler) has its demultiplexer installed on
- * each parent line, as the kernel's gpiochip_add_irqchip() does.
+ * each parent line, as the kernel's gpiochip_add_irqchip() does.  A line
+ * the driver's init_valid_mask() clears is never mapped.
  */
+#include <stdlib.h>
+
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/gpio/driver.h>
 #include <linux/printk.h>
 
 #include "gpiolib-internal.h"
 
+bool gpiochip_irqchip_irq_valid(const struct gpio_chip *gc, unsigned int offset)
+{
+	if (offset >= gc->ngpio)
+		return false;
+	return !gc->irq.valid_mask || test_bit((long)offset, gc->irq.valid_mask);	/* no mask: all valid */
+}
+
 static int gpiochip_irq_map(struct irq_domain *d, unsigned int irq, unsigned long hwirq)
 {
 	struct gpio_chip *gc = irq_domain_get_host_data(d);
+	int ret = 0;
 
-	(void)hwirq;
+	if (!gpiochip_irqchip_irq_valid(gc, (unsigned int)hwirq))
+		return -ENXIO;
 	irq_set_chip_data(irq, gc);
 	irq_set_chip_and_handler(irq, gc->irq.chip, gc->irq.handler);
 	if (gc->irq.threaded)
 		irq_set_nested_thread(irq, 1);
+	/* The parent a nested line is resent through: the only one, else the driver's map of each line's. */
 	if (gc->irq.num_parents == 1)
-		irq_set_parent(irq, (int)gc->irq.parents[0]);
+		ret = irq_set_parent(irq, (int)gc->irq.parents[0]);
+	else if (gc->irq.map)
+		ret = irq_set_parent(irq, (int)gc->irq.map[hwirq]);
+	if (ret < 0)
+		return ret;
 	if (gc->irq.default_type != IRQ_TYPE_NONE)
 		irq_set_irq_type(irq, gc->irq.default_type);
 	return 0;
@@ -50,7 +68,7 @@ static int gpiochip_to_irq(struct gpio_chip *gc, unsigned int offset)
 {
 	unsigned int irq;
 
-	if (!gc->irq.domain || offset >= gc->ngpio)
+	if (!gc->irq.domain || !gpiochip_irqchip_irq_valid(gc, offset))
 		return -ENXIO;
 	irq = irq_create_mapping(gc->irq.domain, offset);
 	return irq ? (int)irq : -ENXIO;
@@ -73,10 +91,32 @@ static void set_parent_handlers(struct gpio_chip *gc, irq_flow_handler_t handler
 	}
 }
 
-int uirq_gpiochip_add_irqchip(struct gpio_chip *gc)
+/* The driver's irq valid mask: every line valid, then what its init_valid_mask() clears. */
+static int init_valid_mask(struct gpio_chip *gc)
 {
-	int ret;
+	struct gpio_irq_chip *girq = &gc->irq;
+	unsigned int longs = BITS_TO_LONGS(gc->ngpio);
 
+	if (!girq->init_valid_mask)
+		return 0;
+	girq->valid_mask = calloc(longs, sizeof(long));
+	if (!girq->valid_mask)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < gc->ngpio; i++)
+		set_bit((long)i, girq->valid_mask);
+	girq->init_valid_mask(gc, girq->valid_mask, gc->ngpio);
+	return 0;
+}
+
+static void free_valid_mask(struct gpio_chip *gc)
+{
+	free(gc->irq.valid_mask);
+	gc->irq.valid_mask = NULL;
+}
+
+/* gpiochip_add_irqchip(): the domain, to_irq and the chained parents. */
+static int add_irqchip(struct gpio_chip *gc)
+{
 	if (!gc->irq.chip)
 		return 0;
 	/* A chained handler runs in hard-irq context: it cannot reach a chip on a sleeping bus. */
@@ -86,21 +126,28 @@ int uirq_gpiochip_add_irqchip(struct gpio_chip *gc)
 	}
 	gc->irq.domain = irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
 	if (!gc->irq.domain)
-		return -ENOMEM;
+		return -EINVAL;
 	if (!gc->to_irq)
 		gc->to_irq = gpiochip_to_irq;
-	if (gc->irq.init_hw) {
-		ret = gc->irq.init_hw(gc);
-		if (ret) {
-			irq_domain_remove(gc->irq.domain);
-			gc->irq.domain = NULL;
-			return ret;
-		}
-	}
 	if (gc->irq.parent_handler)
 		set_parent_handlers(gc, gc->irq.parent_handler);
 	gc->irq.initialized = true;
 	return 0;
+}
+
+/* The kernel's order: the valid mask, then the driver's init_hw() (the domain does not exist yet), then the domain. */
+int uirq_gpiochip_add_irqchip(struct gpio_chip *gc)
+{
+	int ret = init_valid_mask(gc);
+
+	if (ret)
+		return ret;
+	ret = gc->irq.init_hw ? gc->irq.init_hw(gc) : 0;
+	if (!ret)
+		ret = add_irqchip(gc);
+	if (ret)
+		free_valid_mask(gc);
+	return ret;
 }
 
 void uirq_gpiochip_irqchip_remove(struct gpio_chip *gc)
@@ -112,4 +159,5 @@ void uirq_gpiochip_irqchip_remove(struct gpio_chip *gc)
 		gc->irq.domain = NULL;
 	}
 	gc->irq.initialized = false;
+	free_valid_mask(gc);
 }

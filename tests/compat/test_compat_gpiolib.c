@@ -5,7 +5,7 @@
  * the driver's chip, handler and nested threads; a line requested as an
  * interrupt is locked as one, which a line driven as an output refuses;
  * removal takes the domain away.  A chained controller's parents get its
- * demultiplexer.
+ * demultiplexer, an irq valid mask keeps lines from being interrupts.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -217,6 +217,28 @@ UIRQ_TEST(compat_gpiolib, chained_parent_gets_the_demultiplexer, .init = setup, 
 			logbuf);
 	assert_null(gpiochip_find(&data, is_fake));
 	assert_eq(uirq_swirq_destroy(host), 0);
+}
+
+static void no_odd_lines(struct gpio_chip *gc, unsigned long *valid_mask, unsigned int ngpios)
+{
+	(void)gc;
+	for (unsigned int i = 1; i < ngpios; i += 2)
+		clear_bit((long)i, valid_mask);
+}
+
+/* init_valid_mask(): a line it clears is no interrupt (to_irq() -ENXIO), the others are. */
+UIRQ_TEST(compat_gpiolib, irq_valid_mask_is_honoured, .init = setup, .fini = teardown)
+{
+	int data;
+
+	fake_chip(handle_simple_irq);
+	fake.gc.irq.init_valid_mask = no_odd_lines;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_not_null(fake.gc.irq.valid_mask);
+	assert_gt(fake.gc.to_irq(&fake.gc, 2), 0);
+	assert_eq(fake.gc.to_irq(&fake.gc, 3), -ENXIO, "cleared by init_valid_mask");
+	gpiochip_remove(&fake.gc);
+	assert_null(fake.gc.irq.valid_mask, "freed with the chip");
 }
 
 static void plain_chip(struct gpio_chip *gc, const char *label, int base, u16 ngpio)

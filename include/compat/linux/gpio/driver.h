@@ -7,7 +7,7 @@
  * gpiolib makes a linear irq domain of the chip's lines whose mappings get
  * the driver's irq chip, its flow handler and, for a chip behind a slow
  * bus (threaded), nested threads; a chained chip's parent_handler goes on
- * each of its parents.  A line used as an interrupt is locked as one
+ * each of its parents, and a line its init_valid_mask() clears is none.  A line used as an interrupt is locked as one
  * (GPIOCHIP_IRQ_RESOURCE_HELPERS): it cannot be driven as an output
  * meanwhile.
  */
@@ -80,6 +80,8 @@ struct gpio_chip {
 #define GPIO_LINE_DIRECTION_IN	1
 #define GPIO_LINE_DIRECTION_OUT	0
 
+/* Whether line offset may be an interrupt: on the chip and not cleared by irq.init_valid_mask(). */
+bool gpiochip_irqchip_irq_valid(const struct gpio_chip *gc, unsigned int offset);
 /* Register gc with data for gpiochip_get_data(): 0 or -errno (-EINVAL: no lines, or more than 128). */
 int gpiochip_add_data(struct gpio_chip *gc, void *data);
 /* As gpiochip_add_data(), removed when dev's driver unbinds. */
