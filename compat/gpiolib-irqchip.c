@@ -8,7 +8,8 @@
  * run in the thread of the driver's own interrupt handler.  A chained
  * controller (girq->parent_handler) has its demultiplexer installed on
  * each parent line, as the kernel's gpiochip_add_irqchip() does.  A line
- * the driver's init_valid_mask() clears is never mapped.
+ * the driver's init_valid_mask() clears is never mapped.  With irq.first
+ * the lines are fixed numbers, mapped at registration.
  */
 #include <stdlib.h>
 
@@ -114,6 +115,37 @@ static void free_valid_mask(struct gpio_chip *gc)
 	gc->irq.valid_mask = NULL;
 }
 
+static void free_first_descs(struct gpio_chip *gc)
+{
+	if (gc->uirq_first_descs)
+		irq_free_descs(gc->irq.first, gc->ngpio);
+	gc->uirq_first_descs = false;
+}
+
+/*
+ * irq_domain_create_simple(): a linear domain, or with irq.first the
+ * lines first.. mapped at once, their descriptors allocated here unless
+ * the board allocated them (the kernel then says so and uses them).
+ * Those allocated here go at removal, as the kernel's disposal frees them;
+ * the board's are left to it.
+ */
+static struct irq_domain *create_domain(struct gpio_chip *gc)
+{
+	unsigned int first = gc->irq.first;
+	struct irq_domain *d;
+
+	if (!first)
+		return irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
+	if (irq_alloc_descs((int)first, first, gc->ngpio, 0) < 0)
+		pr_info("Cannot allocate irq_descs @ IRQ%u, assuming pre-allocated\n", first);
+	else
+		gc->uirq_first_descs = true;
+	d = irq_domain_add_legacy(NULL, gc->ngpio, first, 0, &gpiochip_domain_ops, gc);
+	if (!d)
+		free_first_descs(gc);
+	return d;
+}
+
 /* gpiochip_add_irqchip(): the domain, to_irq and the chained parents. */
 static int add_irqchip(struct gpio_chip *gc)
 {
@@ -124,7 +156,15 @@ static int add_irqchip(struct gpio_chip *gc)
 		chip_err(gc, "you cannot have chained interrupts on a chip that may sleep\n");
 		return -EINVAL;
 	}
-	gc->irq.domain = irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
+	/*
+	 * The kernel maps the lines at first.. without the invalid ones; the
+	 * legacy domain here maps every line or fails, so the pair is refused.
+	 */
+	if (gc->irq.first && gc->irq.valid_mask) {
+		chip_err(gc, "irq.first with irq.init_valid_mask is not supported here\n");
+		return -EINVAL;
+	}
+	gc->irq.domain = create_domain(gc);
 	if (!gc->irq.domain)
 		return -EINVAL;
 	if (!gc->to_irq)
@@ -158,6 +198,7 @@ void uirq_gpiochip_irqchip_remove(struct gpio_chip *gc)
 		irq_domain_remove(gc->irq.domain);
 		gc->irq.domain = NULL;
 	}
+	free_first_descs(gc);
 	gc->irq.initialized = false;
 	free_valid_mask(gc);
 }

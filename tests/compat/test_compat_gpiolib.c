@@ -5,7 +5,8 @@
  * the driver's chip, handler and nested threads; a line requested as an
  * interrupt is locked as one, which a line driven as an output refuses;
  * removal takes the domain away.  A chained controller's parents get its
- * demultiplexer, an irq valid mask keeps lines from being interrupts.
+ * demultiplexer, an irq valid mask keeps lines from being interrupts, and
+ * fixed numbers (irq.first) are the lines' from the start.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -239,6 +240,41 @@ UIRQ_TEST(compat_gpiolib, irq_valid_mask_is_honoured, .init = setup, .fini = tea
 	assert_eq(fake.gc.to_irq(&fake.gc, 3), -ENXIO, "cleared by init_valid_mask");
 	gpiochip_remove(&fake.gc);
 	assert_null(fake.gc.irq.valid_mask, "freed with the chip");
+}
+
+/*
+ * irq.first: the lines are first.. from registration on (the kernel's
+ * irq_domain_create_simple()), allocated by gpiolib and freed at removal,
+ * or the board's when it allocated them already ("assuming
+ * pre-allocated").  With a valid mask it is refused here.
+ */
+UIRQ_TEST(compat_gpiolib, fixed_numbers_from_first, .init = setup, .fini = teardown)
+{
+	int data, first = irq_alloc_descs(-1, 1, 8, 0);
+
+	assert_gt(first, 0);
+	irq_free_descs((unsigned int)first, 8);
+	fake_chip(handle_simple_irq);
+	fake.gc.irq.first = (unsigned int)first;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_eq(fake.gc.to_irq(&fake.gc, 3), first + 3);
+	assert_eq(fake.gc.to_irq(&fake.gc, 0), first);
+	assert_eq(irq_get_chip_data((unsigned int)first + 7), &fake.gc, "mapped at registration");
+	gpiochip_remove(&fake.gc);
+	assert_null(irq_get_irq_data((unsigned int)first), "gpiolib's descriptors freed");
+	/* The board's numbers: used, left to the board. */
+	assert_eq(irq_alloc_descs(first, 1, 8, 0), first);
+	fake.gc.base = -1;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_not_null(strstr(logbuf, "Cannot allocate irq_descs @ IRQ"), "%s", logbuf);
+	assert_eq(fake.gc.to_irq(&fake.gc, 5), first + 5);
+	gpiochip_remove(&fake.gc);
+	assert_not_null(irq_get_irq_data((unsigned int)first), "the board's to free");
+	irq_free_descs((unsigned int)first, 8);
+	fake.gc.base = -1;
+	fake.gc.irq.init_valid_mask = no_odd_lines;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
+	assert_not_null(strstr(logbuf, "irq.first with irq.init_valid_mask is not supported"), "%s", logbuf);
 }
 
 static void plain_chip(struct gpio_chip *gc, const char *label, int base, u16 ngpio)

@@ -7,7 +7,8 @@
  * gpiolib makes a linear irq domain of the chip's lines whose mappings get
  * the driver's irq chip, its flow handler and, for a chip behind a slow
  * bus (threaded), nested threads; a chained chip's parent_handler goes on
- * each of its parents, and a line its init_valid_mask() clears is none.  A line used as an interrupt is locked as one
+ * each of its parents, and a line its init_valid_mask() clears is none;
+ * with irq.first the lines are numbers first.. from registration on.  A line used as an interrupt is locked as one
  * (GPIOCHIP_IRQ_RESOURCE_HELPERS): it cannot be driven as an output
  * meanwhile.
  */
@@ -75,6 +76,7 @@ struct gpio_chip {
 	unsigned long uirq_irq_locked[2];	/* lines locked as interrupts */
 	unsigned long uirq_irq_enabled[2];	/* and enabled */
 	struct gpio_chip *uirq_next;
+	bool uirq_first_descs;			/* irq.first's descriptors are gpiolib's, freed at removal */
 };
 
 #define GPIO_LINE_DIRECTION_IN	1
