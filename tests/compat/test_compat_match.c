@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * How a device finds its driver's table entry, as the kernel decides:
+ * of_match_node() keeps the entry that scores best (drivers/of/base.c:
+ * the earlier a compatible stands in the node's list the better, then a
+ * device_type, then the node's name), not the first in the table.
+ */
+#include <linux/device.h>
+#include <linux/errno.h>
+#include <linux/of.h>
+#include <linux/of_device.h>
+#include <linux/platform_device.h>
+
+#include "compat_test.h"
+
+#define OPTS .init = setup, .fini = teardown
+
+/* A node called name whose list is the chip's own compatible first, then the family's. */
+static struct device_node *chip_node(const char *name)
+{
+	static const char *const compat[] = { "acme,chip-v2", "acme,generic" };
+	struct device_node *np = uirq_of_node_new(NULL, name);
+
+	assert_not_null(np);
+	assert_eq(uirq_of_node_add_strings(np, "compatible", compat, 2), 0);
+	return np;
+}
+
+/* The data of the entry of table np matches, or NULL. */
+static const char *matched(const struct of_device_id *table, const struct device_node *np)
+{
+	const struct of_device_id *id = of_match_node(table, np);
+
+	return id ? id->data : NULL;
+}
+
+/* The family's entry comes first in the table; the chip's own wins, as its compatible stands first in the node. */
+static const struct of_device_id family_first[] = {
+	{ .compatible = "acme,generic", .data = "generic" },
+	{ .compatible = "acme,chip-v2", .data = "v2" },
+	{ }
+};
+
+static int chip_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	return 0;
+}
+
+static struct platform_driver chip_driver = {
+	.probe = chip_probe,
+	.driver = { .name = "acme-chip", .of_match_table = family_first },
+};
+
+UIRQ_TEST(compat_match, best_compatible_wins, OPTS)
+{
+	struct device_node *np = chip_node("chip@1f");
+	struct platform_device *pdev;
+
+	assert_str_eq(matched(family_first, np), "v2");
+	assert_eq(platform_driver_register(&chip_driver), 0);
+	pdev = platform_device_alloc("chip", PLATFORM_DEVID_NONE);
+	pdev->dev.of_node = np;
+	assert_eq(platform_device_add(pdev), 0);
+	assert_eq(pdev->dev.driver, &chip_driver.driver);
+	assert_str_eq(of_device_get_match_data(&pdev->dev), "v2");
+	platform_device_unregister(pdev);
+	platform_driver_unregister(&chip_driver);
+	uirq_of_node_free(np);
+}
+
+/*
+ * The rest of the kernel's scoring: compatibles compare without case; a
+ * type must be the node's device_type and a name its name before the '@'
+ * (either failing is no match), each adding to the score; an entry with
+ * neither compatible nor type nor name ends the table.
+ */
+UIRQ_TEST(compat_match, type_and_name_rules, OPTS)
+{
+	struct device_node *np = chip_node("keypad@34");
+	const struct of_device_id by_name[] = {
+		{ .name = "keypad", .data = "name" },
+		{ .name = "keypad", .type = "input", .data = "type+name" },
+		{ }
+	};
+	const struct of_device_id wrong_type[] = { { .compatible = "acme,chip-v2", .type = "serial" }, { } };
+	const struct of_device_id generic_and_name[] = {
+		{ .compatible = "acme,generic", .name = "keypad", .data = "generic+name" },
+		{ .compatible = "ACME,Chip-V2", .data = "v2" },
+		{ }
+	};
+
+	assert_str_eq(matched(by_name, np), "name", "no device_type: the typed entry fails");
+	assert_eq(uirq_of_node_add_string(np, "device_type", "input"), 0);
+	assert_str_eq(matched(by_name, np), "type+name", "a type adds more than a name");
+	assert_null(of_match_node(wrong_type, np), "the type must match too");
+	assert_str_eq(matched(generic_and_name, np), "v2", "the earlier compatible beats a name");
+	assert_true(of_device_is_compatible(np, "Acme,Generic"));
+	uirq_of_node_free(np);
+}
