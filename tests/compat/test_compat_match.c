@@ -3,10 +3,12 @@
  * How a device finds its driver's table entry, as the kernel decides:
  * of_match_node() keeps the entry that scores best (drivers/of/base.c:
  * the earlier a compatible stands in the node's list the better, then a
- * device_type, then the node's name), not the first in the table.
+ * device_type, then the node's name), not the first in the table; an i2c
+ * client made by name matches a compatible of a driver's table.
  */
 #include <linux/device.h>
 #include <linux/errno.h>
+#include <linux/i2c.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/platform_device.h>
@@ -97,4 +99,64 @@ UIRQ_TEST(compat_match, type_and_name_rules, OPTS)
 	assert_str_eq(matched(generic_and_name, np), "v2", "the earlier compatible beats a name");
 	assert_true(of_device_is_compatible(np, "Acme,Generic"));
 	uirq_of_node_free(np);
+}
+
+/* ---- i2c: a client made by name matches a driver's device-tree table ---- */
+
+static const struct of_device_id widget_of[] = { { .compatible = "acme,widget", .data = "w" }, { } };
+static struct i2c_client *probed;
+
+static int widget_probe(struct i2c_client *client)
+{
+	probed = client;
+	return 0;
+}
+
+static struct i2c_driver widget_driver = {
+	.probe_new = widget_probe,
+	.driver = { .name = "widget", .of_match_table = widget_of },
+};
+
+/* An adapter on a fresh simulated bus; the bus in *sim. */
+static struct i2c_adapter *new_adapter(struct uirq_i2c_sim **sim)
+{
+	assert_eq(uirq_i2c_sim_new("bus", 400000, sim), 0);
+	return uirq_compat_i2c_adapter(uirq_i2c_sim_adapter(*sim));
+}
+
+static void del_adapter(struct i2c_adapter *adap, struct uirq_i2c_sim *sim)
+{
+	assert_eq(uirq_compat_i2c_adapter_del(adap), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
+}
+
+/*
+ * A driver with only an of_match_table binds a client made by name
+ * without a node (i2c_of_match_device_sysfs()): the name against each
+ * compatible, whole or after its vendor's comma.
+ */
+UIRQ_TEST(compat_match, i2c_name_matches_a_compatible, OPTS)
+{
+	struct i2c_board_info by_part = { I2C_BOARD_INFO("widget", 0x2c) };
+	struct i2c_board_info by_whole = { I2C_BOARD_INFO("acme,widget", 0x2d) };
+	struct i2c_board_info other = { I2C_BOARD_INFO("gadget", 0x2e) };
+	struct uirq_i2c_sim *sim;
+	struct i2c_adapter *adap = new_adapter(&sim);
+	struct i2c_client *c, *d, *e;
+
+	assert_eq(i2c_add_driver(&widget_driver), 0);
+	c = i2c_new_client_device(adap, &by_part);
+	assert_eq(c->dev.driver, &widget_driver.driver, "the part after the comma");
+	assert_eq(probed, c);
+	assert_str_eq(i2c_of_match_device(widget_of, c)->data, "w");
+	d = i2c_new_client_device(adap, &by_whole);
+	assert_eq(d->dev.driver, &widget_driver.driver, "the whole compatible");
+	e = i2c_new_client_device(adap, &other);
+	assert_null(e->dev.driver);
+	assert_null(i2c_of_match_device(widget_of, e));
+	i2c_unregister_device(e);
+	i2c_unregister_device(d);
+	i2c_unregister_device(c);
+	i2c_del_driver(&widget_driver);
+	del_adapter(adap, sim);
 }
