@@ -274,7 +274,7 @@ UIRQ_TEST(compat_base, platform_match_by_id_table_and_of, .init = setup, .fini =
 	assert_eq(platform_device_add(c), 0);
 	assert_eq(c->dev.driver, &ids_driver.driver);
 	assert_eq(bound_irq, -ENXIO);
-	assert_not_null(strstr(logbuf, "acme whatever: IRQ index 0 not found"), "%s", logbuf);
+	assert_not_null(strstr(logbuf, "acme whatever: error -ENXIO: IRQ index 0 not found"), "%s", logbuf);
 	assert_str_eq(of_device_get_match_data(&c->dev), "c");
 	/* The driver's own name does not bind when it has an id table. */
 	none = platform_device_register_simple("acme", PLATFORM_DEVID_NONE, NULL, 0);
@@ -284,6 +284,29 @@ UIRQ_TEST(compat_base, platform_match_by_id_table_and_of, .init = setup, .fini =
 	platform_device_unregister(b);
 	platform_driver_unregister(&ids_driver);
 	uirq_of_node_free(np);
+}
+
+/*
+ * An interrupt resource of 0 is a board's mistake, not a missing
+ * interrupt: 6.1's platform_get_irq_optional() warns "0 is an invalid IRQ
+ * number" and answers -EINVAL, and platform_get_irq() logs it through
+ * dev_err_probe(); platform_irq_count() stops there.
+ */
+UIRQ_TEST(compat_base, irq_resource_zero_is_invalid, .init = setup, .fini = teardown)
+{
+	struct resource res[] = { DEFINE_RES_IRQ(40), DEFINE_RES_IRQ_NAMED(0, "wake") };
+	struct platform_device *pdev = platform_device_register_simple("irqs", PLATFORM_DEVID_NONE, res, 2);
+
+	assert_eq(platform_get_irq(pdev, 0), 40);
+	assert_eq(platform_get_irq(pdev, 1), -EINVAL);
+	assert_not_null(strstr(logbuf, "0 is an invalid IRQ number"), "%s", logbuf);
+	assert_not_null(strstr(logbuf, "irqs: error -EINVAL: IRQ index 1 not found"), "%s", logbuf);
+	assert_eq(platform_get_irq_byname(pdev, "wake"), -EINVAL);
+	assert_not_null(strstr(logbuf, "irqs: error -EINVAL: IRQ wake not found"), "%s", logbuf);
+	assert_eq(platform_get_irq(pdev, 2), -ENXIO, "none: not found");
+	assert_not_null(strstr(logbuf, "irqs: error -ENXIO: IRQ index 2 not found"), "%s", logbuf);
+	assert_eq(platform_irq_count(pdev), 1);
+	platform_device_unregister(pdev);
 }
 
 /* ---- device-tree properties, as the kernel's readers answer ---- */
