@@ -160,3 +160,26 @@ UIRQ_TEST(compat_match, i2c_name_matches_a_compatible, OPTS)
 	i2c_del_driver(&widget_driver);
 	del_adapter(adap, sim);
 }
+
+/* A driver with neither probe nor probe_new: i2c_device_probe()'s -EINVAL, logged as a failed probe. */
+static const struct i2c_device_id idle_ids[] = { { "idle", 0 }, { } };
+static struct i2c_driver idle_driver = { .id_table = idle_ids, .driver = { .name = "idle-drv" } };
+
+UIRQ_TEST(compat_match, i2c_driver_without_probe_fails_einval, OPTS)
+{
+	struct i2c_board_info info = { I2C_BOARD_INFO("idle", 0x2f) };
+	struct uirq_i2c_sim *sim;
+	struct i2c_adapter *adap = new_adapter(&sim);
+	struct i2c_client *c;
+	char want[64];
+
+	assert_eq(i2c_add_driver(&idle_driver), 0);
+	c = i2c_new_client_device(adap, &info);
+	assert_false(IS_ERR(c));
+	assert_null(c->dev.driver);
+	snprintf(want, sizeof(want), "idle-drv: probe of %s failed with error -22", dev_name(&c->dev));
+	assert_not_null(strstr(logbuf, want), "%s", logbuf);
+	i2c_unregister_device(c);
+	i2c_del_driver(&idle_driver);
+	del_adapter(adap, sim);
+}
