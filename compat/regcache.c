@@ -108,6 +108,8 @@ static const struct reg_default *find_default(const struct regmap *map, unsigned
 {
 	struct reg_default key = { .reg = reg };
 
+	if (!map->num_reg_defaults)
+		return NULL;	/* bsearch() must not be handed a NULL array, even empty */
 	return bsearch(&key, map->reg_defaults, map->num_reg_defaults, sizeof(key), cmp_default);
 }
 
@@ -282,8 +284,10 @@ int regcache_drop_region(struct regmap *map, unsigned int min, unsigned int max)
 
 	while (to < map->cache_len && map->cache[to].reg <= max)
 		to++;
-	memmove(&map->cache[from], &map->cache[to], (map->cache_len - to) * sizeof(*map->cache));
-	map->cache_len -= to - from;
+	if (to > from) {
+		memmove(&map->cache[from], &map->cache[to], (map->cache_len - to) * sizeof(*map->cache));
+		map->cache_len -= to - from;
+	}
 	map->unlock(map->lock_arg);
 	return 0;
 }
