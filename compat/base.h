@@ -9,6 +9,12 @@
 
 #include <linux/device.h>
 
+/*
+ * The end of dev's life, the kernel's device_release(): the managed
+ * resources still recorded (a device no driver bound, an i2c dummy, what
+ * was added after unbind), then its name and lock.  The caller frees dev.
+ */
+void uirq_device_release(struct device *dev);
 /* dev (its bus set) joins the bus and is offered the bus's drivers: 0 or -ENOMEM. */
 int uirq_bus_add_device(struct device *dev);
 /* dev is unbound (remove, then its managed resources) and leaves the bus. */

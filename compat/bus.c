@@ -9,9 +9,13 @@
  * released and the error logged as the kernel logs it (not for -ENODEV and
  * -ENXIO: "not mine"); -EPROBE_DEFER parks the device until another driver
  * binds, then every parked device is tried again, as the kernel's deferred
- * probe does.  Drivers and devices come and go from one thread at a time
- * (the board's), as a board file registers them: a node does not leave
- * while another call walks the lists.
+ * probe does: a bind marks each parked device, one walk retries them all
+ * (oldest first) and goes on while binds mark more; a device whose probe
+ * deferred while a bind happened elsewhere is marked again (the kernel's
+ * deferred_trigger_count), so no supplier's arrival is missed.  Drivers
+ * and devices come and go from one thread at a time (the board's), as a
+ * board file registers them: a node does not leave while another call
+ * walks the lists.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +28,7 @@
 struct dev_node {
 	struct device *dev;
 	bool deferred;
+	bool retry;		/* parked when a driver bound: to be tried again */
 	bool busy;		/* a probe or remove of it is running */
 	struct dev_node *next;
 };
@@ -36,6 +41,8 @@ struct drv_node {
 static DEFINE_MUTEX(bus_lock);
 static struct dev_node *devices;	/* newest first */
 static struct drv_node *drivers;	/* oldest first: the first registered wins a device two match */
+static unsigned int triggers;		/* binds so far, under bus_lock */
+static bool retrying;			/* a walk of the parked devices runs, under bus_lock */
 
 /* The node of dev, or NULL.  bus_lock held. */
 static struct dev_node *node_of(struct device *dev)
@@ -70,50 +77,79 @@ static int really_probe(struct device *dev, struct device_driver *drv)
 
 static void retry_deferred(void);
 
-/* Find a driver for n (only: that one) and probe it; false if the probe asked to wait. */
-static bool try_bind(struct dev_node *n, struct device_driver *only)
+/* Find a driver for n (only: that one) and probe it. */
+static void try_bind(struct dev_node *n, struct device_driver *only)
 {
 	struct device_driver *drv = NULL;
+	unsigned int seen;
 
 	mutex_lock(&bus_lock);
 	if (n->busy || n->dev->driver) {
 		mutex_unlock(&bus_lock);
-		return true;
+		return;
 	}
 	for (struct drv_node *d = drivers; d && !drv; d = d->next)
 		if ((!only || d->drv == only) && matches(n->dev, d->drv))
 			drv = d->drv;
 	n->busy = drv != NULL;
+	seen = triggers;
 	mutex_unlock(&bus_lock);
 	if (!drv)
-		return true;
+		return;
 	int ret = really_probe(n->dev, drv);
+	bool again;
 
 	mutex_lock(&bus_lock);
 	n->busy = false;
 	n->deferred = ret == -EPROBE_DEFER;
+	/* A bind while this probe ran may have been what it waited for. */
+	again = n->retry = n->deferred && seen != triggers;
 	mutex_unlock(&bus_lock);
-	if (!ret)
+	if (!ret || again)
 		retry_deferred();
-	return ret != -EPROBE_DEFER;
 }
 
-/* A driver bound somewhere: the parked devices may find their suppliers now. */
+/* The oldest device marked for a retry and not being probed, unmarked; NULL if none.  bus_lock held. */
+static struct dev_node *next_retry(void)
+{
+	struct dev_node *n = NULL;
+
+	for (struct dev_node *i = devices; i; i = i->next)	/* newest first: the last match is the oldest */
+		if (i->retry && !i->busy)
+			n = i;
+	if (n)
+		n->retry = n->deferred = false;
+	return n;
+}
+
+/*
+ * A driver bound somewhere: every parked device may find its supplier
+ * now.  A bind during the walk marks the devices parked by then; a walk
+ * already running (further up this thread's stack, or on another thread)
+ * takes them, so walks do not nest.  Each node is looked up again after
+ * every probe: a probe may delete devices (an MFD's failed children).
+ */
 static void retry_deferred(void)
 {
-	for (;;) {
-		struct dev_node *n = NULL;
+	struct dev_node *n;
 
-		mutex_lock(&bus_lock);
-		for (struct dev_node *i = devices; i && !n; i = i->next)
-			if (i->deferred && !i->busy)
-				n = i;
-		if (n)
-			n->deferred = false;
+	mutex_lock(&bus_lock);
+	triggers++;
+	for (struct dev_node *i = devices; i; i = i->next)
+		if (i->deferred)
+			i->retry = true;
+	if (retrying) {
 		mutex_unlock(&bus_lock);
-		if (!n || !try_bind(n, NULL))
-			return;	/* none left, or still waiting: nothing else bound meanwhile */
+		return;
 	}
+	retrying = true;
+	while ((n = next_retry())) {
+		mutex_unlock(&bus_lock);
+		try_bind(n, NULL);
+		mutex_lock(&bus_lock);
+	}
+	retrying = false;
+	mutex_unlock(&bus_lock);
 }
 
 /* Unbind n's driver: remove(), then its managed resources. */

@@ -13,9 +13,19 @@
 #include <linux/device.h>
 #include <linux/errno.h>
 
+#include "base.h"
+
 void device_initialize(struct device *dev)
 {
 	mutex_init(&dev->uirq_devres_lock);
+}
+
+void uirq_device_release(struct device *dev)
+{
+	devres_release_all(dev);
+	free(dev->uirq_name);
+	dev->uirq_name = NULL;
+	mutex_destroy(&dev->uirq_devres_lock);
 }
 
 int dev_set_name(struct device *dev, const char *fmt, ...)

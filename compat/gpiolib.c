@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * GPIO controllers (drivers/gpio/gpiolib.c's provider side): registration
- * with a number base, the chip's data, and - when the driver gives an irq
- * chip - the irq domain of its lines.  Each mapping gets the driver's irq
- * chip with the gpio_chip as chip data (the kernel's choice: drivers reach
- * their state through it), the driver's flow handler, and for a controller
- * behind a sleeping bus (girq->threaded) nested threads, run in the
- * thread of the driver's own interrupt handler.
+ * with a number base and the chip's data, lines locked as interrupts; the
+ * irq chip's part is gpiolib-irqchip.c's.
  */
 #include <stdlib.h>
 
@@ -14,52 +10,13 @@
 #include <linux/gpio/driver.h>
 #include <linux/printk.h>
 
+#include "gpiolib-internal.h"
+
 #define ARCH_NR_GPIOS		512	/* the kernel's default number space: 0..511 */
 #define GPIO_MAX_LINES		128	/* the uirq_irq_* bitmaps' size */
 
 static DEFINE_MUTEX(chips_lock);
 static struct gpio_chip *chips;		/* registered, highest base first, under chips_lock */
-
-static int gpiochip_irq_map(struct irq_domain *d, unsigned int irq, unsigned long hwirq)
-{
-	struct gpio_chip *gc = irq_domain_get_host_data(d);
-
-	(void)hwirq;
-	irq_set_chip_data(irq, gc);
-	irq_set_chip_and_handler(irq, gc->irq.chip, gc->irq.handler);
-	if (gc->irq.threaded)
-		irq_set_nested_thread(irq, 1);
-	if (gc->irq.num_parents == 1)
-		irq_set_parent(irq, (int)gc->irq.parents[0]);
-	if (gc->irq.default_type != IRQ_TYPE_NONE)
-		irq_set_irq_type(irq, gc->irq.default_type);
-	return 0;
-}
-
-static void gpiochip_irq_unmap(struct irq_domain *d, unsigned int irq)
-{
-	(void)d;
-	if (irq_get_irq_data(irq) && irq_get_irq_data(irq)->chip)
-		irq_set_nested_thread(irq, 0);
-	irq_set_chip_and_handler(irq, NULL, NULL);
-	irq_set_chip_data(irq, NULL);
-}
-
-static const struct irq_domain_ops gpiochip_domain_ops = {
-	.map = gpiochip_irq_map,
-	.unmap = gpiochip_irq_unmap,
-};
-
-/* The kernel's gpiochip_to_irq(): the line's mapping, made on first use. */
-static int gpiochip_to_irq(struct gpio_chip *gc, unsigned int offset)
-{
-	unsigned int irq;
-
-	if (!gc->irq.domain || offset >= gc->ngpio)
-		return -ENXIO;
-	irq = irq_create_mapping(gc->irq.domain, offset);
-	return irq ? (int)irq : -ENXIO;
-}
 
 /*
  * The kernel's gpiochip_find_base(): the highest free range of ngpio
@@ -131,28 +88,9 @@ int gpiochip_add_data(struct gpio_chip *gc, void *data)
 	mutex_unlock(&chips_lock);
 	if (ret < 0)
 		return ret;
-	if (gc->irq.chip) {
-		gc->irq.domain = irq_domain_add_linear(NULL, gc->ngpio, &gpiochip_domain_ops, gc);
-		if (!gc->irq.domain) {
-			ret = -ENOMEM;
-			goto unlist;
-		}
-		if (!gc->to_irq)
-			gc->to_irq = gpiochip_to_irq;
-		if (gc->irq.init_hw) {
-			int ret = gc->irq.init_hw(gc);
-
-			if (ret) {
-				irq_domain_remove(gc->irq.domain);
-				gc->irq.domain = NULL;
-				goto unlist;
-			}
-		}
-		gc->irq.initialized = true;
-	}
-	return 0;
-unlist:
-	unlist(gc);
+	ret = uirq_gpiochip_add_irqchip(gc);
+	if (ret)
+		unlist(gc);
 	return ret;
 }
 
@@ -163,11 +101,7 @@ void gpiochip_remove(struct gpio_chip *gc)
 		if (gpiochip_line_is_irq(gc, i))
 			pr_err("gpiochip_remove: %s: line %u still used as an interrupt\n", gc->label ? gc->label : "?",
 			       i);
-	if (gc->irq.domain) {
-		irq_domain_remove(gc->irq.domain);
-		gc->irq.domain = NULL;
-	}
-	gc->irq.initialized = false;
+	uirq_gpiochip_irqchip_remove(gc);
 }
 
 static void devm_gpiochip_remove(void *gc)
@@ -205,8 +139,7 @@ int gpiochip_lock_as_irq(struct gpio_chip *gc, unsigned int offset)
 		return -EINVAL;
 	/* A line the chip drives cannot be an interrupt (the kernel's "cannot lock as IRQ"). */
 	if (gc->get_direction && gc->get_direction(gc, offset) == GPIO_LINE_DIRECTION_OUT) {
-		pr_err("gpio gpiochip %s: (%s): gpiochip_lock_as_irq: tried to flag a GPIO set as output for IRQ\n",
-		       gc->label ? gc->label : "?", gc->label ? gc->label : "?");
+		chip_err(gc, "%s: tried to flag a GPIO set as output for IRQ\n", __func__);
 		return -EIO;
 	}
 	set_bit((long)offset, gc->uirq_irq_locked);

@@ -4,8 +4,9 @@
  * model part): a struct i2c_client per device, its transfers through the
  * uirq client it carries, and i2c drivers bound by bus.c when a client
  * matches - by its device-tree node against the driver's of_match_table,
- * else by its name in the driver's id_table, the kernel's order.  Its
- * device is named "BUS-ADDR" (1-004b), as the kernel names it.
+ * or its name against one of the table's compatibles, else by its name in
+ * the driver's id_table, the kernel's order.  Its device is named
+ * "BUS-ADDR" (1-004b), as the kernel names it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,11 +26,39 @@ const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id, const s
 	return NULL;
 }
 
+/*
+ * i2c-core-of.c's i2c_of_match_device_sysfs(): a client made by name (the
+ * kernel's new_device in sysfs, a board's info here) has no node, but its
+ * name may be a compatible of the table, whole ("acme,widget") or without
+ * its vendor ("widget").  The kernel compares with sysfs_streq() for the
+ * newline a sysfs write brings; a board's name has none.
+ */
+static const struct of_device_id *match_by_name(const struct of_device_id *matches, const struct i2c_client *client)
+{
+	for (; matches->compatible[0]; matches++) {
+		const char *part = strchr(matches->compatible, ',');
+
+		if (!strcmp(client->name, matches->compatible) || (part && !strcmp(client->name, part + 1)))
+			return matches;
+	}
+	return NULL;
+}
+
+const struct of_device_id *i2c_of_match_device(const struct of_device_id *matches, struct i2c_client *client)
+{
+	const struct of_device_id *id;
+
+	if (!client || !matches)
+		return NULL;
+	id = client->dev.of_node ? of_match_node(matches, client->dev.of_node) : NULL;
+	return id ? id : match_by_name(matches, client);
+}
+
 static int i2c_device_match(struct device *dev, struct device_driver *d)
 {
 	struct i2c_client *client = to_i2c_client(dev);
 
-	if (dev->of_node && d->of_match_table && of_match_node(d->of_match_table, dev->of_node))
+	if (i2c_of_match_device(d->of_match_table, client))
 		return 1;
 	return i2c_match_id(to_i2c_driver(d)->id_table, client) != NULL;
 }
@@ -49,7 +78,8 @@ static int i2c_device_probe(struct device *dev)
 	client->irq = client->init_irq;
 	if (drv->probe_new)
 		return drv->probe_new(client);
-	return drv->probe ? drv->probe(client, i2c_match_id(drv->id_table, client)) : -ENODEV;
+	/* 6.1's i2c_device_probe(): no probe at all is -EINVAL, a failure it logs (not -ENODEV's quiet "not mine"). */
+	return drv->probe ? drv->probe(client, i2c_match_id(drv->id_table, client)) : -EINVAL;
 }
 
 static void i2c_device_remove(struct device *dev)
@@ -134,8 +164,7 @@ int uirq_compat_i2c_adapter_del(struct i2c_adapter *a)
 		}
 	}
 	mutex_unlock(&adapters_lock);
-	free(a->dev.uirq_name);
-	mutex_destroy(&a->dev.uirq_devres_lock);
+	uirq_device_release(&a->dev);
 	free(a);
 	return 0;
 }
@@ -168,11 +197,11 @@ static struct i2c_client *client_new(struct i2c_adapter *adap, const char *name,
 	return c;
 }
 
+/* Its managed resources first: a release may still talk to the chip through the client. */
 static void client_free(struct i2c_client *c)
 {
+	uirq_device_release(&c->dev);
 	uirq_i2c_unregister_device(c->uirq);
-	free(c->dev.uirq_name);
-	mutex_destroy(&c->dev.uirq_devres_lock);
 	free(c);
 }
 

@@ -4,8 +4,8 @@
  * side) on uirq's input core: each struct input_dev carries the uirq
  * device its events go to, and shares its absinfo array.  Registration
  * copies what the driver filled in (names, id, capability bitmaps,
- * open/close) to the uirq device and registers it; until then events are
- * dropped, as the kernel drops events of a device no handler listens to.
+ * open/close) to the uirq device and registers it; until then events
+ * change the device's state and reach no one, as in the kernel.
  *
  * A managed device (devm_input_allocate_device()) is undone as the
  * kernel's: its registration when the driver unbinds, in the order it was
@@ -20,6 +20,7 @@
 #include <linux/errno.h>
 #include <linux/input.h>
 
+#include "base.h"
 #include "input-core-private.h"
 #include "uirq/sim.h"
 
@@ -71,6 +72,7 @@ struct input_dev *input_allocate_device(void)
 	}
 	device_initialize(&dev->dev);
 	mutex_init(&dev->mutex);
+	spin_lock_init(&dev->uirq_early_lock);
 	dev->uirq->driver_data = dev;
 	return dev;
 }
@@ -80,9 +82,8 @@ static void input_dev_free(struct input_dev *dev)
 {
 	if (dev->poller)
 		input_dev_poller_free(dev->poller);
-	free(dev->dev.uirq_name);
+	uirq_device_release(&dev->dev);
 	mutex_destroy(&dev->mutex);
-	mutex_destroy(&dev->dev.uirq_devres_lock);
 	free(dev);
 }
 
@@ -209,6 +210,38 @@ void input_set_abs_params(struct input_dev *dev, unsigned int axis, int min, int
 	a->flat = flat;
 }
 
+/*
+ * A report before registration: the uirq device gets the driver's
+ * capabilities of the moment, so that the core keeps the state as the
+ * kernel's input_handle_event() does and delivers nothing.  False once
+ * registration has begun (it copies and cleanses the capabilities itself;
+ * a report in that window is dropped) or the device is gone.
+ */
+static bool report_early(struct input_dev *dev, unsigned int type, unsigned int code, int value)
+{
+	unsigned long flags;
+	bool early;
+
+	spin_lock_irqsave(&dev->uirq_early_lock, flags);
+	early = !dev->uirq_was_registered;
+	if (early) {
+		input_caps_to_uirq(dev);
+		uirq_input_event(dev->uirq, type, code, value);
+	}
+	spin_unlock_irqrestore(&dev->uirq_early_lock, flags);
+	return early;
+}
+
+/* Registration begins (no report is recorded early after), or is undone after a failure. */
+static void set_registering(struct input_dev *dev, bool on)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->uirq_early_lock, flags);
+	dev->uirq_was_registered = on;
+	spin_unlock_irqrestore(&dev->uirq_early_lock, flags);
+}
+
 /* A managed device's registration is undone when its driver unbinds, before what the driver took earlier. */
 static void devm_input_unregister(void *data);
 
@@ -235,6 +268,7 @@ int input_register_device(struct input_dev *dev)
 	u->id.vendor = dev->id.vendor;
 	u->id.product = dev->id.product;
 	u->id.version = dev->id.version;
+	set_registering(dev, true);
 	input_caps_to_uirq(dev);
 	u->hint_events_per_packet = dev->hint_events_per_packet;
 	if (dev->poller)
@@ -243,20 +277,22 @@ int input_register_device(struct input_dev *dev)
 	u->close = uirq_close;
 	if (dev->devres_managed) {
 		ret = devm_add_action(dev->dev.parent, devm_input_unregister, dev);
-		if (ret)
+		if (ret) {
+			set_registering(dev, false);
 			return ret;
+		}
 	}
 	ret = uirq_input_register_device(u);
 	if (ret) {
 		if (dev->devres_managed)
 			devm_remove_action(dev->dev.parent, devm_input_unregister, dev);
+		set_registering(dev, false);
 		return ret;
 	}
 	/* The core's cleansing and its estimate of a packet, as the kernel's device shows them after. */
 	memcpy(dev->evbit, u->evbit, sizeof(dev->evbit));
 	memcpy(dev->keybit, u->keybit, sizeof(dev->keybit));
 	dev->hint_events_per_packet = u->hint_events_per_packet;
-	dev->uirq_was_registered = true;
 	dev_set_name(&dev->dev, "input%d", uirq_input_device_nr(u));
 	atomic_store_explicit(&dev->uirq_registered, true, memory_order_release);
 	mutex_lock(&devices_lock);
@@ -397,6 +433,11 @@ void input_set_capability(struct input_dev *dev, unsigned int type, unsigned int
 
 void input_event(struct input_dev *dev, unsigned int type, unsigned int code, int value)
 {
-	if (dev && atomic_load_explicit(&dev->uirq_registered, memory_order_acquire))
+	if (!dev)
+		return;
+	if (!atomic_load_explicit(&dev->uirq_registered, memory_order_acquire) &&
+	    report_early(dev, type, code, value))
+		return;
+	if (atomic_load_explicit(&dev->uirq_registered, memory_order_acquire))
 		uirq_input_event(dev->uirq, type, code, value);
 }

@@ -1,33 +1,64 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel's kstrto*() rules (<linux/kstrtox.h>) on the C library's
- * strtoull(), which alone would take leading blanks, a sign where none is
- * allowed, trailing text and a silent wrap of negative numbers.
+ * The kernel's kstrto*() rules (<linux/kstrtox.h>), parsed here digit by
+ * digit as lib/kstrtox.c does: the C library's strtoull() would take
+ * leading blanks, a second sign, "0x" with no digit after it and bases
+ * past 16, and wrap negative numbers silently.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdlib.h>
 
 #include <linux/kstrtox.h>
 
-/* The magnitude of s (sign already taken off): 0, -EINVAL or -ERANGE. */
+/* A digit's value in bases up to 16 (either case), or 16 for a character that is none. */
+static unsigned int digit_value(char c)
+{
+	unsigned int lc = (unsigned char)c | 0x20;
+
+	if (c >= '0' && c <= '9')
+		return (unsigned int)(c - '0');
+	if (lc >= 'a' && lc <= 'f')
+		return lc - 'a' + 10;
+	return 16;
+}
+
+/*
+ * The magnitude of s (sign already taken off): 0, -EINVAL or -ERANGE.
+ * Base 0 is octal after a 0 and hex after 0x only when a hex digit
+ * follows (the kernel's choice: "0x" alone is octal 0 then an x, so
+ * invalid); base 16 skips a 0x prefix.  An overflow is -ERANGE even if
+ * text follows it, as the kernel checks the overflow first.
+ */
 static int parse_magnitude(const char *s, unsigned int base, unsigned long long *res)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long v = 0;
+	bool overflow = false;
+	const char *start;
 
-	if (!isdigit((unsigned char)s[0]))
-		return -EINVAL;	/* no blanks, no second sign: strtoull() would take them */
-	errno = 0;
-	v = strtoull(s, &end, (int)base);
-	if (errno == ERANGE)
+	if (base == 0) {
+		if (s[0] != '0')
+			base = 10;
+		else if ((s[1] | 0x20) == 'x' && digit_value(s[2]) < 16)
+			base = 16;
+		else
+			base = 8;
+	}
+	if (base == 16 && s[0] == '0' && (s[1] | 0x20) == 'x')
+		s += 2;
+	for (start = s; digit_value(*s) < base; s++) {
+		unsigned int d = digit_value(*s);
+
+		if (v > (ULLONG_MAX - d) / base)
+			overflow = true;
+		v = v * base + d;
+	}
+	if (overflow)
 		return -ERANGE;
-	if (end == s || errno)
+	if (s == start)
 		return -EINVAL;
-	if (*end == '\n')
-		end++;
-	if (*end)
+	if (*s == '\n')
+		s++;
+	if (*s)
 		return -EINVAL;
 	*res = v;
 	return 0;
@@ -85,16 +116,16 @@ KSTRTO(kstrtoint, int, long long, kstrtoll, INT_MIN, INT_MAX)
 KSTRTO(kstrtou8, u8, unsigned long long, kstrtoull, 0, UCHAR_MAX)
 #pragma GCC diagnostic pop
 
-/* y/Y/1 true, n/N/0 false, on/off in any case; the rest of the string is not looked at. */
+/* y/Y/t/T/1 true, n/N/f/F/0 false, on/off in any case (6.1's words); the rest of the string is not looked at. */
 int kstrtobool(const char *s, bool *res)
 {
 	if (!s)
 		return -EINVAL;
 	switch (s[0]) {
-	case 'y': case 'Y': case '1':
+	case 'y': case 'Y': case 't': case 'T': case '1':
 		*res = true;
 		return 0;
-	case 'n': case 'N': case '0':
+	case 'n': case 'N': case 'f': case 'F': case '0':
 		*res = false;
 		return 0;
 	case 'o': case 'O':

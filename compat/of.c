@@ -5,8 +5,10 @@
  * cells in the host's order (a board writes numbers, not a flattened
  * big-endian blob), a string list is NUL-separated.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <linux/device.h>
 #include <linux/errno.h>
@@ -92,15 +94,59 @@ int of_property_read_string(const struct device_node *np, const char *name, cons
 	return 0;
 }
 
+/* The node's name up to its unit address ("keypad" of "keypad@34"), of its last path component. */
+static bool node_name_is(const struct device_node *np, const char *name)
+{
+	const char *full = np->full_name ? np->full_name : np->name;
+	const char *base = strrchr(full, '/') ? strrchr(full, '/') + 1 : full;
+	size_t len = strcspn(base, "@");
+
+	return strlen(name) == len && !strncmp(base, name, len);
+}
+
+/*
+ * The kernel's __of_device_is_compatible(): 0 for no match, else a score.
+ * Each constraint given (non-empty) must hold.  A compatible found at
+ * index i of the node's list scores INT_MAX / 2 - 4i, so an earlier (more
+ * specific) one outweighs anything else; a device_type adds 2 and the
+ * name 1, so for one compatible, type beats name.  Compatibles compare
+ * without case, as the kernel's of_compat_cmp().
+ */
+static int compatible_score(const struct device_node *np, const char *compat, const char *type, const char *name)
+{
+	int score = 0;
+
+	if (compat && compat[0]) {
+		int len, index = 0;
+		const char *s = of_get_property(np, "compatible", &len);
+
+		for (const char *end = s + (s ? len : 0); s && s < end; s += strlen(s) + 1, index++) {
+			if (!strcasecmp(s, compat)) {
+				score = INT_MAX / 2 - (index << 2);
+				break;
+			}
+		}
+		if (!score)
+			return 0;
+	}
+	if (type && type[0]) {
+		const char *t = of_get_property(np, "device_type", NULL);
+
+		if (!t || strcmp(t, type))
+			return 0;
+		score += 2;
+	}
+	if (name && name[0]) {
+		if (!node_name_is(np, name))
+			return 0;
+		score++;
+	}
+	return score;
+}
+
 bool of_device_is_compatible(const struct device_node *np, const char *compat)
 {
-	int len;
-	const char *s = of_get_property(np, "compatible", &len);
-
-	for (const char *end = s + (s ? len : 0); s && s < end; s += strlen(s) + 1)
-		if (!strcmp(s, compat))
-			return true;
-	return false;
+	return np && compatible_score(np, compat, NULL, NULL) > 0;
 }
 
 bool of_device_is_available(const struct device_node *np)
@@ -114,12 +160,21 @@ bool of_device_is_available(const struct device_node *np)
 	return !strcmp(status, "okay") || !strcmp(status, "ok");
 }
 
+/* The kernel's __of_match_node(): the best-scoring entry, the first of equals; not the first that matches. */
 const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *np)
 {
-	for (; np && matches && (matches->compatible[0] || matches->name[0] || matches->type[0]); matches++)
-		if (matches->compatible[0] && of_device_is_compatible(np, matches->compatible))
-			return matches;
-	return NULL;
+	const struct of_device_id *best = NULL;
+	int best_score = 0;
+
+	for (; np && matches && (matches->compatible[0] || matches->name[0] || matches->type[0]); matches++) {
+		int score = compatible_score(np, matches->compatible, matches->type, matches->name);
+
+		if (score > best_score) {
+			best = matches;
+			best_score = score;
+		}
+	}
+	return best;
 }
 
 const void *of_device_get_match_data(const struct device *dev)
@@ -199,6 +254,25 @@ int uirq_of_node_add_u32s(struct device_node *np, const char *name, const u32 *v
 int uirq_of_node_add_string(struct device_node *np, const char *name, const char *value)
 {
 	return add_property(np, name, value, strlen(value) + 1);
+}
+
+int uirq_of_node_add_strings(struct device_node *np, const char *name, const char *const *values, size_t n)
+{
+	size_t len = 0;
+	char *buf, *p;
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(values[i]) + 1;
+	buf = malloc(len ? len : 1);
+	if (!buf)
+		return -ENOMEM;
+	p = buf;
+	for (size_t i = 0; i < n; i++)
+		p = stpcpy(p, values[i]) + 1;
+	ret = add_property(np, name, buf, len);
+	free(buf);
+	return ret;
 }
 
 int uirq_of_node_add_bool(struct device_node *np, const char *name)

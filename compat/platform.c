@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
@@ -157,11 +158,11 @@ void platform_device_put(struct platform_device *pdev)
 {
 	if (!pdev || !pdev->uirq_allocated)
 		return;
+	/* The kernel's order: device_release() releases the managed resources before the platform data goes. */
+	uirq_device_release(&pdev->dev);
 	free(pdev->resource);
 	free(pdev->dev.platform_data);
 	free(pdev->mfd_cell);
-	free(pdev->dev.uirq_name);
-	mutex_destroy(&pdev->dev.uirq_devres_lock);
 	free(container_of(pdev, struct platform_object, pdev));
 }
 
@@ -218,38 +219,49 @@ struct resource *platform_get_resource_byname(struct platform_device *pdev, unsi
 	return NULL;
 }
 
-int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
+/*
+ * An interrupt resource of 0 is 6.1's "0 is an invalid IRQ number": a
+ * warning and -EINVAL, told apart from a missing one (-ENXIO).
+ */
+static int irq_of(const struct resource *r)
 {
-	struct resource *r = platform_get_resource(pdev, IORESOURCE_IRQ, num);
-
-	return r && r->start ? (int)r->start : -ENXIO;
+	if (!r)
+		return -ENXIO;
+	if (WARN(!r->start, "0 is an invalid IRQ number\n"))
+		return -EINVAL;
+	return (int)r->start;
 }
 
+int platform_get_irq_optional(struct platform_device *pdev, unsigned int num)
+{
+	return irq_of(platform_get_resource(pdev, IORESOURCE_IRQ, num));
+}
+
+/* 6.1 logs a failure through dev_err_probe(): "error -ENXIO: ...", nothing for a deferral. */
 int platform_get_irq(struct platform_device *pdev, unsigned int num)
 {
 	int ret = platform_get_irq_optional(pdev, num);
 
 	if (ret < 0)
-		dev_err(&pdev->dev, "IRQ index %u not found\n", num);
+		return dev_err_probe(&pdev->dev, ret, "IRQ index %u not found\n", num);
 	return ret;
 }
 
 int platform_get_irq_byname(struct platform_device *pdev, const char *name)
 {
-	struct resource *r = platform_get_resource_byname(pdev, IORESOURCE_IRQ, name);
+	int ret = irq_of(platform_get_resource_byname(pdev, IORESOURCE_IRQ, name));
 
-	if (!r || !r->start) {
-		dev_err(&pdev->dev, "IRQ %s not found\n", name);
-		return -ENXIO;
-	}
-	return (int)r->start;
+	if (ret < 0)
+		return dev_err_probe(&pdev->dev, ret, "IRQ %s not found\n", name);
+	return ret;
 }
 
+/* The kernel's count: the interrupts platform_get_irq_optional() gives, up to the first it refuses. */
 int platform_irq_count(struct platform_device *pdev)
 {
 	int n = 0;
 
-	while (platform_get_resource(pdev, IORESOURCE_IRQ, (unsigned int)n))
+	while (platform_get_irq_optional(pdev, (unsigned int)n) >= 0)
 		n++;
 	return n;
 }

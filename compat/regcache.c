@@ -1,59 +1,98 @@
 // SPDX-License-Identifier: MIT
 /*
- * The register cache (drivers/base/regmap/regcache.c's behaviour): one
- * flat array of values, a register per stride step, and a bitmap of
- * which it holds.  Every cache type is this array; what differs is what
- * it holds, as the kernel's types differ: REGCACHE_FLAT holds every
- * register from the start (the defaults, else 0: a read never reaches
- * the device), REGCACHE_RBTREE and _COMPRESSED hold the defaults and
- * whatever was read or written since.  Without max_register the array
- * grows to the highest register used.  Volatile registers are never held.
+ * The register cache (drivers/base/regmap/regcache.c's behaviour): the
+ * registers held, as (register, value) pairs sorted by register - sparse,
+ * as the kernel's rbtree is, so a register anywhere in a 32-bit space
+ * costs one entry, with or without max_register.  Every cache type is
+ * this list; what differs is what it holds, as the kernel's types differ:
+ * REGCACHE_FLAT holds every register up to max_register from the start
+ * (the defaults, else 0: a read never reaches the device; a space too big
+ * to hold is -ENOMEM, as the kernel's allocation fails), REGCACHE_RBTREE
+ * and _COMPRESSED hold the defaults and whatever was read or written
+ * since.  Volatile registers are never held.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/regmap.h>
 
 #include "regmap-internal.h"
 
-/* Room for entry idx: 0 or -ENOMEM (a fixed-size cache never needs it). */
-static int cache_reserve(struct regmap *map, unsigned int idx)
+/* The index of the first entry at or above reg (cache_len if none). */
+static size_t lower_bound(const struct regmap *map, unsigned int reg)
 {
-	unsigned int size, *vals;
-	unsigned long *valid;
-	size_t old_words, words;
+	size_t lo = 0, hi = map->cache_len;
 
-	if (idx < map->cache_size)
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (map->cache[mid].reg < reg)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The entry of reg, or NULL. */
+static struct reg_default *cache_find(const struct regmap *map, unsigned int reg)
+{
+	size_t i = lower_bound(map, reg);
+
+	return i < map->cache_len && map->cache[i].reg == reg ? &map->cache[i] : NULL;
+}
+
+/* Room for n entries: 0 or -ENOMEM, sizes computed so that none wraps. */
+static int cache_reserve(struct regmap *map, size_t n)
+{
+	size_t cap = map->cache_cap ? map->cache_cap : 16;
+	struct reg_default *c;
+
+	if (n <= map->cache_cap)
 		return 0;
-	if (!map->cache_grows)
+	while (cap < n)
+		cap = cap > SIZE_MAX / 2 ? n : cap * 2;
+	if (cap > SIZE_MAX / sizeof(*c))
 		return -ENOMEM;
-	size = idx + 1 > 2 * map->cache_size ? idx + 1 : 2 * map->cache_size;
-	old_words = BITS_TO_LONGS(map->cache_size);
-	words = BITS_TO_LONGS(size);
-	vals = realloc(map->cache, size * sizeof(*vals));
-	if (!vals)
+	c = realloc(map->cache, cap * sizeof(*c));
+	if (!c)
 		return -ENOMEM;
-	map->cache = vals;
-	valid = realloc(map->cache_valid, words * sizeof(*valid));
-	if (!valid)
-		return -ENOMEM;
-	memset(valid + old_words, 0, (words - old_words) * sizeof(*valid));
-	map->cache_valid = valid;
-	map->cache_size = size;
+	map->cache = c;
+	map->cache_cap = cap;
 	return 0;
 }
 
 static int cache_set(struct regmap *map, unsigned int reg, unsigned int val)
 {
-	unsigned int idx = reg / map->reg_stride;
-	int ret = cache_reserve(map, idx);
+	size_t i = lower_bound(map, reg);
+	int ret;
+
+	if (i < map->cache_len && map->cache[i].reg == reg) {
+		map->cache[i].def = val;
+		return 0;
+	}
+	ret = cache_reserve(map, map->cache_len + 1);
+	if (ret)
+		return ret;
+	memmove(&map->cache[i + 1], &map->cache[i], (map->cache_len - i) * sizeof(*map->cache));
+	map->cache[i] = (struct reg_default){ reg, val };
+	map->cache_len++;
+	return 0;
+}
+
+/* A flat cache's every register, 0 .. max_register by the stride: 0 or -ENOMEM. */
+static int cache_fill(struct regmap *map)
+{
+	size_t n = (size_t)map->max_register / map->reg_stride + 1;
+	int ret = cache_reserve(map, n);
 
 	if (ret)
 		return ret;
-	map->cache[idx] = val;
-	__set_bit(idx, map->cache_valid);
+	for (size_t i = 0; i < n; i++)
+		map->cache[i] = (struct reg_default){ (unsigned int)(i * map->reg_stride), 0 };
+	map->cache_len = n;
 	return 0;
 }
 
@@ -69,6 +108,8 @@ static const struct reg_default *find_default(const struct regmap *map, unsigned
 {
 	struct reg_default key = { .reg = reg };
 
+	if (!map->num_reg_defaults)
+		return NULL;	/* bsearch() must not be handed a NULL array, even empty */
 	return bsearch(&key, map->reg_defaults, map->num_reg_defaults, sizeof(key), cmp_default);
 }
 
@@ -153,23 +194,25 @@ int regcache_init(struct regmap *map, const struct regmap_config *config)
 		if (ret)
 			return ret;
 	}
-	map->cache_grows = !map->max_register;
-	map->cache_size = map->max_register ? map->max_register / map->reg_stride + 1 : 16;
-	map->cache = calloc(map->cache_size, sizeof(*map->cache));
-	map->cache_valid = calloc(BITS_TO_LONGS(map->cache_size), sizeof(*map->cache_valid));
-	if (!map->cache || !map->cache_valid) {
-		regcache_exit(map);
-		return -ENOMEM;
-	}
 	/* A flat cache holds every register from the start: 0 where no default says otherwise. */
-	if (map->cache_type == REGCACHE_FLAT)
-		memset(map->cache_valid, 0xff, BITS_TO_LONGS(map->cache_size) * sizeof(*map->cache_valid));
+	ret = map->cache_type == REGCACHE_FLAT ? cache_fill(map) : 0;
+	if (ret) {
+		dev_err(map->dev, "a flat cache of registers up to %#x cannot be held\n", map->max_register);
+		regcache_exit(map);
+		return ret;
+	}
 	for (unsigned int i = 0; i < map->num_reg_defaults; i++) {
-		ret = cache_set(map, map->reg_defaults[i].reg, map->reg_defaults[i].def);
-		if (ret) {
-			dev_err(map->dev, "default for register %#x beyond max_register\n", map->reg_defaults[i].reg);
+		unsigned int reg = map->reg_defaults[i].reg;
+
+		if (map->max_register && reg > map->max_register) {
+			dev_err(map->dev, "default for register %#x beyond max_register\n", reg);
 			regcache_exit(map);
 			return -EINVAL;
+		}
+		ret = cache_set(map, reg, map->reg_defaults[i].def);
+		if (ret) {
+			regcache_exit(map);
+			return ret;
 		}
 	}
 	return 0;
@@ -178,24 +221,23 @@ int regcache_init(struct regmap *map, const struct regmap_config *config)
 void regcache_exit(struct regmap *map)
 {
 	free(map->cache);
-	free(map->cache_valid);
 	free(map->reg_defaults);
 	map->cache = NULL;
-	map->cache_valid = NULL;
+	map->cache_len = map->cache_cap = 0;
 	map->reg_defaults = NULL;
 	map->num_reg_defaults = 0;
-	map->cache_size = 0;
 }
 
 int regcache_read(struct regmap *map, unsigned int reg, unsigned int *val)
 {
-	unsigned int idx = reg / map->reg_stride;
+	const struct reg_default *e;
 
 	if (map->cache_type == REGCACHE_NONE || regmap_volatile(map, reg))
 		return -ENOENT;
-	if (idx >= map->cache_size || !test_bit(idx, map->cache_valid))
+	e = cache_find(map, reg);
+	if (!e)
 		return -ENOENT;
-	*val = map->cache[idx];
+	*val = e->def;
 	return 0;
 }
 
@@ -238,8 +280,14 @@ int regcache_drop_region(struct regmap *map, unsigned int min, unsigned int max)
 	if (map->cache_type == REGCACHE_NONE || map->cache_type == REGCACHE_FLAT)
 		return -EINVAL;
 	map->lock(map->lock_arg);
-	for (unsigned int idx = min / map->reg_stride; idx <= max / map->reg_stride && idx < map->cache_size; idx++)
-		__clear_bit(idx, map->cache_valid);
+	size_t from = lower_bound(map, min), to = from;
+
+	while (to < map->cache_len && map->cache[to].reg <= max)
+		to++;
+	if (to > from) {
+		memmove(&map->cache[from], &map->cache[to], (map->cache_len - to) * sizeof(*map->cache));
+		map->cache_len -= to - from;
+	}
 	map->unlock(map->lock_arg);
 	return 0;
 }
@@ -270,10 +318,10 @@ int regcache_sync(struct regmap *map)
 	bypass = map->cache_bypass;
 	if (!map->cache_dirty)
 		goto out;
-	for (unsigned int idx = 0; idx < map->cache_size; idx++) {
-		unsigned int reg = regmap_get_offset(map, idx), val = map->cache[idx];
+	for (size_t i = 0; i < map->cache_len; i++) {
+		unsigned int reg = map->cache[i].reg, val = map->cache[i].def;
 
-		if (!test_bit(idx, map->cache_valid) || regmap_volatile(map, reg) || !regmap_writeable(map, reg))
+		if (regmap_volatile(map, reg) || !regmap_writeable(map, reg))
 			continue;
 		if (!needs_sync(map, reg, val))
 			continue;

@@ -60,12 +60,10 @@ struct regmap {
 	const struct regmap_access_table *wr_table, *rd_table, *volatile_table, *precious_table,
 		*wr_noinc_table;
 
-	/* The cache (regcache.c): a flat array of values, valid[] saying which are held. */
+	/* The cache (regcache.c): the registers held, sorted by register. */
 	enum regcache_type cache_type;
-	unsigned int *cache;
-	unsigned long *cache_valid;
-	unsigned int cache_size;		/* entries: register / reg_stride */
-	bool cache_grows;			/* no max_register: the array grows to the highest register */
+	struct reg_default *cache;		/* .def is the value held */
+	size_t cache_len, cache_cap;		/* entries held, entries allocated */
 	struct reg_default *reg_defaults;	/* sorted by register */
 	unsigned int num_reg_defaults;
 	bool cache_only, cache_bypass, cache_dirty, no_sync_defaults;

@@ -6,6 +6,20 @@
  * a read or write of the sysfs file would call its show() or store().
  * Only device attributes are recorded; a group's name (a subfolder in
  * sysfs) is not part of the lookup.
+ *
+ * Removal drains, as kernfs drains a node's active references: a show()
+ * or store() runs holding its record's ops mutex, and removal marks the
+ * record dead, takes it off the device, then takes and drops that mutex,
+ * so it returns only once the call running has returned, and no later one
+ * starts (a dead record is refused) - the driver may then free what its
+ * show() reads.  The wait is a uirq mutex, which the deterministic mode
+ * schedules and lockdep checks: removing a group under a lock its show()
+ * takes is reported, as the kernel's annotation of kn->active reports it.
+ * Unlike kernfs, calls into one record's attributes run one at a time, and
+ * (one lock class for every record) a store() that removes another group
+ * of the device is reported as recursive locking.  The record's memory
+ * goes with its last reference: the device's list, or a call that looked
+ * it up.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +31,10 @@ struct uirq_attr_groups {
 	const struct attribute_group *grp;
 	const struct device_attribute *file;	/* device_create_file()'s, grp NULL */
 	struct uirq_attr_groups *next;
+	/* Under the device's uirq_devres_lock: */
+	unsigned int refs;			/* the list's, and each call's that found it */
+	bool dead;				/* removed: no call starts */
+	struct mutex ops;			/* held by the show() or store() running */
 };
 
 /* Link a record of grp or file on dev: 0, -EEXIST or -ENOMEM. */
@@ -29,6 +47,8 @@ static int add(struct device *dev, const struct attribute_group *grp, const stru
 		return -ENOMEM;
 	g->grp = grp;
 	g->file = file;
+	g->refs = 1;
+	mutex_init(&g->ops);
 	mutex_lock(&dev->uirq_devres_lock);
 	for (p = dev->uirq_groups; p; p = p->next)
 		if ((grp && p->grp == grp) || (file && p->file == file))
@@ -38,9 +58,25 @@ static int add(struct device *dev, const struct attribute_group *grp, const stru
 		dev->uirq_groups = g;
 	}
 	mutex_unlock(&dev->uirq_devres_lock);
-	if (ret)
+	if (ret) {
+		mutex_destroy(&g->ops);
 		free(g);
+	}
 	return ret;
+}
+
+/* Drop a reference to g; the last frees it (it is off the list by then). */
+static void put(struct device *dev, struct uirq_attr_groups *g)
+{
+	bool last;
+
+	mutex_lock(&dev->uirq_devres_lock);
+	last = !--g->refs;
+	mutex_unlock(&dev->uirq_devres_lock);
+	if (last) {
+		mutex_destroy(&g->ops);
+		free(g);
+	}
 }
 
 static void del(struct device *dev, const struct attribute_group *grp, const struct device_attribute *file)
@@ -52,11 +88,17 @@ static void del(struct device *dev, const struct attribute_group *grp, const str
 		if ((grp && (*pp)->grp == grp) || (file && (*pp)->file == file)) {
 			g = *pp;
 			*pp = g->next;
+			g->dead = true;
 			break;
 		}
 	}
 	mutex_unlock(&dev->uirq_devres_lock);
-	free(g);
+	if (!g)
+		return;
+	/* The drain: the call running now returns first; one that found g before it died sees it dead. */
+	mutex_lock(&g->ops);
+	mutex_unlock(&g->ops);
+	put(dev, g);
 }
 
 int device_add_group(struct device *dev, const struct attribute_group *grp)
@@ -118,8 +160,11 @@ int devm_device_add_groups(struct device *dev, const struct attribute_group **gr
 	return 0;
 }
 
-/* The device attribute called name, or NULL.  A device attribute embeds its struct attribute first. */
-static struct device_attribute *find(struct device *dev, const char *name)
+/*
+ * The device attribute called name and its record, referenced (put() it),
+ * or NULL.  A device attribute embeds its struct attribute first.
+ */
+static struct device_attribute *find(struct device *dev, const char *name, struct uirq_attr_groups **rec)
 {
 	struct device_attribute *found = NULL;
 
@@ -130,26 +175,73 @@ static struct device_attribute *find(struct device *dev, const char *name)
 		for (struct attribute **a = g->grp ? g->grp->attrs : NULL; a && *a && !found; a++)
 			if (!strcmp((*a)->name, name))
 				found = container_of(*a, struct device_attribute, attr);
+		if (found) {
+			g->refs++;
+			*rec = g;
+		}
 	}
 	mutex_unlock(&dev->uirq_devres_lock);
 	return found;
 }
 
-ssize_t uirq_device_attr_show(struct device *dev, const char *name, char *buf)
+/* Start a call into g's attribute: false (and nothing held) when g was removed meanwhile. */
+static bool enter(struct device *dev, struct uirq_attr_groups *g)
 {
-	struct device_attribute *a = find(dev, name);
+	bool dead;
+
+	mutex_lock(&g->ops);
+	mutex_lock(&dev->uirq_devres_lock);
+	dead = g->dead;
+	mutex_unlock(&dev->uirq_devres_lock);
+	if (dead)
+		mutex_unlock(&g->ops);
+	return !dead;
+}
+
+/* op on the attribute called name, inside its record's drain: op's result, or -ENOENT. */
+static ssize_t call(struct device *dev, const char *name,
+		    ssize_t (*op)(struct device *dev, struct device_attribute *a, void *arg), void *arg)
+{
+	struct uirq_attr_groups *g;
+	struct device_attribute *a = find(dev, name, &g);
+	ssize_t ret = -ENOENT;
 
 	if (!a)
-		return -ENOENT;
+		return ret;
+	if (enter(dev, g)) {
+		ret = op(dev, a, arg);
+		mutex_unlock(&g->ops);
+	}
+	put(dev, g);
+	return ret;
+}
+
+static ssize_t show(struct device *dev, struct device_attribute *a, void *buf)
+{
 	memset(buf, 0, PAGE_SIZE);
 	return a->show ? a->show(dev, a, buf) : -EIO;
 }
 
+struct store_args {
+	const char *buf;
+	size_t count;
+};
+
+static ssize_t store(struct device *dev, struct device_attribute *a, void *arg)
+{
+	const struct store_args *w = arg;
+
+	return a->store ? a->store(dev, a, w->buf, w->count) : -EIO;
+}
+
+ssize_t uirq_device_attr_show(struct device *dev, const char *name, char *buf)
+{
+	return call(dev, name, show, buf);
+}
+
 ssize_t uirq_device_attr_store(struct device *dev, const char *name, const char *buf, size_t count)
 {
-	struct device_attribute *a = find(dev, name);
+	struct store_args w = { buf, count };
 
-	if (!a)
-		return -ENOENT;
-	return a->store ? a->store(dev, a, buf, count) : -EIO;
+	return call(dev, name, store, &w);
 }

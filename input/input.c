@@ -315,17 +315,28 @@ int uirq_input_device_nr(const struct uirq_input_dev *dev)
 	return __atomic_load_n(&dev->nr, __ATOMIC_RELAXED);
 }
 
-bool uirq_input_key_pressed(struct uirq_input_dev *dev, unsigned int code)
+/* A bit of the device's state (keys down, switches on), read under the event lock. */
+static bool state_bit(struct uirq_input_dev *dev, const unsigned long *map, unsigned int code, unsigned int max)
 {
 	unsigned long flags;
-	bool down;
+	bool set;
 
-	if (code > KEY_MAX)
+	if (code > max)
 		return false;
 	uirq_spin_lock_irqsave(&dev->event_lock, flags);
-	down = test_bit(code, dev->key);
+	set = test_bit(code, map);
 	uirq_spin_unlock_irqrestore(&dev->event_lock, flags);
-	return down;
+	return set;
+}
+
+bool uirq_input_switch_on(struct uirq_input_dev *dev, unsigned int code)
+{
+	return state_bit(dev, dev->sw, code, SW_MAX);
+}
+
+bool uirq_input_key_pressed(struct uirq_input_dev *dev, unsigned int code)
+{
+	return state_bit(dev, dev->key, code, KEY_MAX);
 }
 
 /*
@@ -447,9 +458,16 @@ void input_handle_event(struct uirq_input_dev *dev, unsigned int type, unsigned 
 {
 	int disp;
 
-	if (type > EV_MAX || !test_bit(type, dev->evbit) || dev->state != INPUT_REGISTERED)
+	if (type > EV_MAX || !test_bit(type, dev->evbit) || dev->state == INPUT_GONE)
 		return;
 	disp = disposition(dev, type, code, &value);
+	/*
+	 * The kernel's order: the state first (a switch reported in probe is
+	 * the device's position), then delivery, which a device not yet
+	 * registered has none of (no frame, no clients).
+	 */
+	if (dev->state != INPUT_REGISTERED)
+		return;
 	if (disp & INPUT_PASS) {
 		if (!dev->stamp_valid)
 			take_stamp(dev);

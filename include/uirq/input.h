@@ -193,10 +193,16 @@ int uirq_input_set_abs_params(struct uirq_input_dev *dev, unsigned int axis, int
  * uirq_input_mt_get_value()'s), and ABS_MT_SLOT's is the slot last emitted.
  */
 int uirq_input_get_absinfo(struct uirq_input_dev *dev, unsigned int axis, struct uirq_input_absinfo *out);
-/* Report one event; filtered and framed as the kernel does.  Never sleeps. */
+/*
+ * Report one event; filtered and framed as the kernel does.  Never sleeps.
+ * Before registration it changes the device's state (keys, switches, axes)
+ * and goes to no one, as in the kernel.
+ */
 void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned int code, int value);
 /* True while the key is down in the device's state. */
 bool uirq_input_key_pressed(struct uirq_input_dev *dev, unsigned int code);
+/* True while the switch is on in the device's state (what a client's EVIOCGSW reads). */
+bool uirq_input_switch_on(struct uirq_input_dev *dev, unsigned int code);
 /* The number N of the device's name inputN (-1 before registration). */
 int uirq_input_device_nr(const struct uirq_input_dev *dev);
 

@@ -104,6 +104,42 @@ UIRQ_TEST(compat_base, failed_probe_releases_and_logs, .init = setup, .fini = te
 	platform_driver_unregister(&plan_driver);
 }
 
+/*
+ * A device no driver ever bound still has its managed resources released
+ * when it goes, as the kernel's device_release() does for every device:
+ * a platform device without a driver, one allocated and put without being
+ * added, an i2c dummy client (never on the bus here).
+ */
+UIRQ_TEST(compat_base, devres_released_for_devices_never_bound, .init = setup, .fini = teardown)
+{
+	struct uirq_i2c_sim *sim;
+	struct i2c_adapter *adap;
+	struct platform_device *pdev;
+	struct i2c_client *dummy;
+
+	order[0] = '\0';
+	pdev = platform_device_register_simple("nobody", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_false(IS_ERR(pdev));
+	assert_null(pdev->dev.driver);
+	assert_eq(devm_add_action(&pdev->dev, note, "u"), 0);
+	assert_not_null(devm_kzalloc(&pdev->dev, 16, GFP_KERNEL));
+	platform_device_unregister(pdev);
+	assert_str_eq(order, "u", "released when the unbound device went");
+	pdev = platform_device_alloc("never-added", PLATFORM_DEVID_NONE);
+	assert_eq(devm_add_action(&pdev->dev, note, "p"), 0);
+	platform_device_put(pdev);
+	assert_str_eq(order, "up", "released by the last put");
+	assert_eq(uirq_i2c_sim_new("bus", 400000, &sim), 0);
+	adap = uirq_compat_i2c_adapter(uirq_i2c_sim_adapter(sim));
+	dummy = i2c_new_dummy_device(adap, 0x2b);
+	assert_false(IS_ERR(dummy), "%ld", PTR_ERR(dummy));
+	assert_eq(devm_add_action(&dummy->dev, note, "d"), 0);
+	i2c_unregister_device(dummy);
+	assert_str_eq(order, "upd", "released with the dummy");
+	assert_eq(uirq_compat_i2c_adapter_del(adap), 0);
+	assert_eq(uirq_i2c_sim_free(sim), 0);
+}
+
 /* ---- deferred probing ---- */
 
 static bool supplier_ready;
@@ -142,6 +178,59 @@ UIRQ_TEST(compat_base, deferred_probe_retried_when_another_binds, .init = setup,
 	platform_device_unregister(c);
 	platform_device_unregister(s);
 	platform_driver_unregister(&consumer);
+	platform_driver_unregister(&supplier);
+}
+
+/*
+ * Every parked device is tried again when a driver binds, not only up to
+ * the first that still waits (the kernel's deferred_probe_work_func()
+ * walks its whole list, and again while probes succeed): the first
+ * parked here waits on a supplier that never comes, the second on one
+ * that binds.
+ */
+static bool late_ready;
+static int never_probes, late_probes;
+
+static int never_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	never_probes++;
+	return -EPROBE_DEFER;
+}
+
+static int late_probe(struct platform_device *pdev)
+{
+	(void)pdev;
+	late_probes++;
+	return late_ready ? 0 : -EPROBE_DEFER;
+}
+
+static struct platform_driver never = { .probe = never_probe, .driver = { .name = "never" } };
+static struct platform_driver late = { .probe = late_probe, .driver = { .name = "late" } };
+
+UIRQ_TEST(compat_base, deferred_probe_retries_every_parked_device, .init = setup, .fini = teardown)
+{
+	struct platform_device *l, *n, *s;
+
+	assert_eq(platform_driver_register(&never), 0);
+	assert_eq(platform_driver_register(&late), 0);
+	assert_eq(platform_driver_register(&supplier), 0);
+	l = platform_device_register_simple("late", PLATFORM_DEVID_NONE, NULL, 0);
+	n = platform_device_register_simple("never", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_eq(late_probes, 1);
+	assert_eq(never_probes, 1);
+	late_ready = true;
+	s = platform_device_register_simple("supplier", PLATFORM_DEVID_NONE, NULL, 0);
+	assert_eq(late_probes, 2, "tried again though another parked device still waits");
+	assert_eq(l->dev.driver, &late.driver);
+	assert_null(n->dev.driver);
+	/* late's bind came before never's turn in the same walk: once more, as the kernel's active list. */
+	assert_eq(never_probes, 2);
+	platform_device_unregister(n);
+	platform_device_unregister(l);
+	platform_device_unregister(s);
+	platform_driver_unregister(&never);
+	platform_driver_unregister(&late);
 	platform_driver_unregister(&supplier);
 }
 
@@ -185,7 +274,7 @@ UIRQ_TEST(compat_base, platform_match_by_id_table_and_of, .init = setup, .fini =
 	assert_eq(platform_device_add(c), 0);
 	assert_eq(c->dev.driver, &ids_driver.driver);
 	assert_eq(bound_irq, -ENXIO);
-	assert_not_null(strstr(logbuf, "acme whatever: IRQ index 0 not found"), "%s", logbuf);
+	assert_not_null(strstr(logbuf, "acme whatever: error -ENXIO: IRQ index 0 not found"), "%s", logbuf);
 	assert_str_eq(of_device_get_match_data(&c->dev), "c");
 	/* The driver's own name does not bind when it has an id table. */
 	none = platform_device_register_simple("acme", PLATFORM_DEVID_NONE, NULL, 0);
@@ -195,6 +284,29 @@ UIRQ_TEST(compat_base, platform_match_by_id_table_and_of, .init = setup, .fini =
 	platform_device_unregister(b);
 	platform_driver_unregister(&ids_driver);
 	uirq_of_node_free(np);
+}
+
+/*
+ * An interrupt resource of 0 is a board's mistake, not a missing
+ * interrupt: 6.1's platform_get_irq_optional() warns "0 is an invalid IRQ
+ * number" and answers -EINVAL, and platform_get_irq() logs it through
+ * dev_err_probe(); platform_irq_count() stops there.
+ */
+UIRQ_TEST(compat_base, irq_resource_zero_is_invalid, .init = setup, .fini = teardown)
+{
+	struct resource res[] = { DEFINE_RES_IRQ(40), DEFINE_RES_IRQ_NAMED(0, "wake") };
+	struct platform_device *pdev = platform_device_register_simple("irqs", PLATFORM_DEVID_NONE, res, 2);
+
+	assert_eq(platform_get_irq(pdev, 0), 40);
+	assert_eq(platform_get_irq(pdev, 1), -EINVAL);
+	assert_not_null(strstr(logbuf, "0 is an invalid IRQ number"), "%s", logbuf);
+	assert_not_null(strstr(logbuf, "irqs: error -EINVAL: IRQ index 1 not found"), "%s", logbuf);
+	assert_eq(platform_get_irq_byname(pdev, "wake"), -EINVAL);
+	assert_not_null(strstr(logbuf, "irqs: error -EINVAL: IRQ wake not found"), "%s", logbuf);
+	assert_eq(platform_get_irq(pdev, 2), -ENXIO, "none: not found");
+	assert_not_null(strstr(logbuf, "irqs: error -ENXIO: IRQ index 2 not found"), "%s", logbuf);
+	assert_eq(platform_irq_count(pdev), 1);
+	platform_device_unregister(pdev);
 }
 
 /* ---- device-tree properties, as the kernel's readers answer ---- */

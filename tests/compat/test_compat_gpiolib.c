@@ -4,13 +4,20 @@
  * dynamic base and its data; its irq chip gets a domain whose lines carry
  * the driver's chip, handler and nested threads; a line requested as an
  * interrupt is locked as one, which a line driven as an output refuses;
- * removal takes the domain away.
+ * removal takes the domain away.  A chained controller's parents get its
+ * demultiplexer, an irq valid mask keeps lines from being interrupts, and
+ * fixed numbers (irq.first) are the lines' from the start.
  */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <unistd.h>
+
 #include <linux/errno.h>
 #include <linux/gpio/driver.h>
 #include <linux/interrupt.h>
 
-#include "harness.h"
+#include "compat_test.h"
+#include "uirq/sources.h"
 
 static struct {
 	struct gpio_chip gc;
@@ -61,27 +68,23 @@ static int is_fake(struct gpio_chip *gc, void *data)
 	return gc->uirq_data == data;
 }
 
-static void setup(void)
+/* The fake chip afresh: 8 lines, a dynamic base, its irq chip with handler as the lines' flow. */
+static void fake_chip(irq_flow_handler_t handler)
 {
-	assert_eq(uirq_cpus_start(NULL), 0);
-}
-
-static void teardown(void)
-{
-	uirq_cpus_stop();
+	memset(&fake, 0, sizeof(fake));
+	fake.gc.label = "fake";
+	fake.gc.base = -1;
+	fake.gc.ngpio = 8;
+	gpio_irq_chip_set_chip(&fake.gc.irq, &fake_irq_chip);
+	fake.gc.irq.handler = handler;
 }
 
 UIRQ_TEST(compat_gpiolib, chip_domain_and_irq_lock, .init = setup, .fini = teardown)
 {
 	int data, irq;
 
-	memset(&fake, 0, sizeof(fake));
-	fake.gc.label = "fake";
-	fake.gc.base = -1;
-	fake.gc.ngpio = 8;
+	fake_chip(handle_level_irq);
 	fake.gc.get_direction = get_direction;
-	gpio_irq_chip_set_chip(&fake.gc.irq, &fake_irq_chip);
-	fake.gc.irq.handler = handle_level_irq;
 	fake.gc.irq.threaded = true;
 	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
 	assert_eq(fake.gc.base, 512 - 8, "a dynamic base, from 512 down");
@@ -110,6 +113,168 @@ UIRQ_TEST(compat_gpiolib, chip_domain_and_irq_lock, .init = setup, .fini = teard
 	/* No lines: refused. */
 	fake.gc.ngpio = 0;
 	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
+}
+
+static int init_hw_ret;
+
+static int init_hw(struct gpio_chip *gc)
+{
+	(void)gc;
+	return init_hw_ret;
+}
+
+/* The irq chip's init_hw() failing fails the registration with its error; the chip is not listed. */
+UIRQ_TEST(compat_gpiolib, init_hw_failure_fails_the_chip, .init = setup, .fini = teardown)
+{
+	int data;
+
+	fake_chip(handle_level_irq);
+	fake.gc.irq.init_hw = init_hw;
+	init_hw_ret = -EIO;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), -EIO);
+	assert_null(gpiochip_find(&data, is_fake));
+	assert_null(fake.gc.irq.domain);
+	assert_false(fake.gc.irq.initialized);
+	init_hw_ret = 0;
+	fake.gc.base = -1;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_eq(fake.gc.base, 512 - 8, "the numbers were given back");
+	assert_eq(gpiochip_find(&data, is_fake), &fake.gc);
+	gpiochip_remove(&fake.gc);
+}
+
+/* ---- a chained controller: its demultiplexer on its parent line ---- */
+
+static atomic_ulong pending;	/* the fake chip's latched lines */
+static atomic_int child_calls;
+
+static void demux(struct irq_desc *desc)
+{
+	struct gpio_chip *gc = irq_desc_get_handler_data(desc);
+	struct irq_chip *chip = irq_desc_get_chip(desc);
+	unsigned long bits;
+
+	chained_irq_enter(chip, desc);
+	bits = atomic_exchange(&pending, 0);
+	for (unsigned int i = 0; i < gc->ngpio; i++)
+		if (bits & (1ul << i))
+			generic_handle_domain_irq(gc->irq.domain, i);
+	chained_irq_exit(chip, desc);
+}
+
+static irqreturn_t child_hard(int irq, void *dev)
+{
+	(void)irq, (void)dev;
+	atomic_fetch_add(&child_calls, 1);
+	return IRQ_HANDLED;
+}
+
+static bool wait_calls(int n)
+{
+	for (int i = 0; i < 2000 && atomic_load(&child_calls) < n; i++)
+		usleep(1000);
+	return atomic_load(&child_calls) >= n;
+}
+
+static void chained_chip(unsigned int *parent)
+{
+	fake_chip(handle_simple_irq);
+	fake.gc.irq.parent_handler = demux;
+	fake.gc.irq.num_parents = 1;
+	fake.gc.irq.parents = parent;
+}
+
+/*
+ * gpiochip_add_irqchip()'s chained parents: each parent line gets the
+ * driver's parent_handler with the chip as its data, so a line of the
+ * chip runs its handler when the parent fires; removal takes the handler
+ * off.  A chip that may sleep cannot be chained (the kernel's -EINVAL).
+ */
+UIRQ_TEST(compat_gpiolib, chained_parent_gets_the_demultiplexer, .init = setup, .fini = teardown)
+{
+	struct uirq_swirq_config hcfg = { .name = "host", .nr_inputs = 1, .default_type = IRQ_TYPE_EDGE_RISING };
+	struct uirq_swirq *host;
+	unsigned int parent;
+	int data, irq;
+
+	assert_eq(uirq_swirq_create(&hcfg, &host), 0);
+	parent = (unsigned int)uirq_swirq_map(host, 0);
+	chained_chip(&parent);
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	irq = fake.gc.to_irq(&fake.gc, 2);
+	assert_gt(irq, 0);
+	assert_eq(request_irq((unsigned int)irq, child_hard, 0, "line2", &data), 0);
+	atomic_store(&pending, 1ul << 2);
+	assert_eq(uirq_swirq_pulse(host, 0), 0);
+	assert_true(wait_calls(1), "line 2's handler ran %d times", atomic_load(&child_calls));
+	assert_eq(irq_get_handler_data(parent), &fake.gc, "the chip is the parent's handler data");
+	free_irq((unsigned int)irq, &data);
+	gpiochip_remove(&fake.gc);
+	assert_null(irq_get_handler_data(parent), "the demultiplexer is taken off");
+	chained_chip(&parent);
+	fake.gc.can_sleep = true;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
+	assert_not_null(strstr(logbuf, "(fake): you cannot have chained interrupts on a chip that may sleep"), "%s",
+			logbuf);
+	assert_null(gpiochip_find(&data, is_fake));
+	assert_eq(uirq_swirq_destroy(host), 0);
+}
+
+static void no_odd_lines(struct gpio_chip *gc, unsigned long *valid_mask, unsigned int ngpios)
+{
+	(void)gc;
+	for (unsigned int i = 1; i < ngpios; i += 2)
+		clear_bit((long)i, valid_mask);
+}
+
+/* init_valid_mask(): a line it clears is no interrupt (to_irq() -ENXIO), the others are. */
+UIRQ_TEST(compat_gpiolib, irq_valid_mask_is_honoured, .init = setup, .fini = teardown)
+{
+	int data;
+
+	fake_chip(handle_simple_irq);
+	fake.gc.irq.init_valid_mask = no_odd_lines;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_not_null(fake.gc.irq.valid_mask);
+	assert_gt(fake.gc.to_irq(&fake.gc, 2), 0);
+	assert_eq(fake.gc.to_irq(&fake.gc, 3), -ENXIO, "cleared by init_valid_mask");
+	gpiochip_remove(&fake.gc);
+	assert_null(fake.gc.irq.valid_mask, "freed with the chip");
+}
+
+/*
+ * irq.first: the lines are first.. from registration on (the kernel's
+ * irq_domain_create_simple()), allocated by gpiolib and freed at removal,
+ * or the board's when it allocated them already ("assuming
+ * pre-allocated").  With a valid mask it is refused here.
+ */
+UIRQ_TEST(compat_gpiolib, fixed_numbers_from_first, .init = setup, .fini = teardown)
+{
+	int data, first = irq_alloc_descs(-1, 1, 8, 0);
+
+	assert_gt(first, 0);
+	irq_free_descs((unsigned int)first, 8);
+	fake_chip(handle_simple_irq);
+	fake.gc.irq.first = (unsigned int)first;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_eq(fake.gc.to_irq(&fake.gc, 3), first + 3);
+	assert_eq(fake.gc.to_irq(&fake.gc, 0), first);
+	assert_eq(irq_get_chip_data((unsigned int)first + 7), &fake.gc, "mapped at registration");
+	gpiochip_remove(&fake.gc);
+	assert_null(irq_get_irq_data((unsigned int)first), "gpiolib's descriptors freed");
+	/* The board's numbers: used, left to the board. */
+	assert_eq(irq_alloc_descs(first, 1, 8, 0), first);
+	fake.gc.base = -1;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), 0);
+	assert_not_null(strstr(logbuf, "Cannot allocate irq_descs @ IRQ"), "%s", logbuf);
+	assert_eq(fake.gc.to_irq(&fake.gc, 5), first + 5);
+	gpiochip_remove(&fake.gc);
+	assert_not_null(irq_get_irq_data((unsigned int)first), "the board's to free");
+	irq_free_descs((unsigned int)first, 8);
+	fake.gc.base = -1;
+	fake.gc.irq.init_valid_mask = no_odd_lines;
+	assert_eq(gpiochip_add_data(&fake.gc, &data), -EINVAL);
+	assert_not_null(strstr(logbuf, "irq.first with irq.init_valid_mask is not supported"), "%s", logbuf);
 }
 
 static void plain_chip(struct gpio_chip *gc, const char *label, int base, u16 ngpio)

@@ -64,6 +64,48 @@ UIRQ_TEST(compat_input, abs_params_share_the_cores_absinfo, OPTS)
 	input_unregister_device(in);
 }
 
+/*
+ * What a driver reports before registering its device (a switch's
+ * position read in probe) is the device's state, delivered to no one: the
+ * kernel's input_handle_event() updates key, switch and axis state first
+ * and only then finds no handler.  Once registered, the state is what a
+ * client's query reads, and a report of the same value is dropped.
+ */
+UIRQ_TEST(compat_input, state_reported_before_registration_is_kept, OPTS)
+{
+	struct input_dev *in = input_allocate_device();
+	struct uirq_input_client *c;
+	struct uirq_input_event ev[4];
+	struct uirq_input_absinfo a;
+
+	in->name = "lid";
+	input_set_capability(in, EV_SW, SW_LID);
+	input_set_capability(in, EV_KEY, KEY_POWER);
+	input_set_abs_params(in, ABS_X, 0, 100, 0, 0);
+	input_report_switch(in, SW_LID, 1);
+	input_report_key(in, KEY_POWER, 1);
+	input_report_abs(in, ABS_X, 42);
+	input_sync(in);
+	assert_eq(input_register_device(in), 0);
+	assert_eq(uirq_input_key_pressed(uirq_compat_input_dev(in), KEY_POWER), true, "pressed before registration");
+	assert_eq(uirq_input_switch_on(uirq_compat_input_dev(in), SW_LID), true, "closed before registration");
+	assert_eq(uirq_input_get_absinfo(uirq_compat_input_dev(in), ABS_X, &a), 0);
+	assert_eq(a.value, 42);
+	assert_eq(uirq_input_open(uirq_compat_input_dev(in), &c), 0);
+	assert_eq(drain(c, ev, 4), 0, "nothing was delivered");
+	input_report_switch(in, SW_LID, 1);
+	input_report_abs(in, ABS_X, 42);
+	input_sync(in);
+	assert_eq(drain(c, ev, 4), 0, "the same values: no change to report");
+	input_report_switch(in, SW_LID, 0);
+	input_sync(in);
+	assert_eq(drain(c, ev, 4), 2, "opened: an event and its SYN_REPORT");
+	assert_eq(ev[0].code, SW_LID);
+	assert_eq(ev[0].value, 0);
+	uirq_input_close(c);
+	input_unregister_device(in);
+}
+
 UIRQ_TEST(compat_input, absolute_device_without_absinfo_is_refused, OPTS)
 {
 	struct input_dev *in = input_allocate_device();

@@ -254,6 +254,64 @@ UIRQ_TEST(compat_regmap, rbtree_cache_holds_what_it_has_seen, .init = setup, .fi
 	regmap_exit(map);
 }
 
+/* A device of 32-bit registers anywhere in the 32-bit space: what was written to it, as text. */
+static char far_wire[256];
+
+static int far_write(void *context, unsigned int reg, unsigned int val)
+{
+	size_t n = strlen(far_wire);
+
+	(void)context;
+	snprintf(far_wire + n, sizeof(far_wire) - n, "W%x=%x ", reg, val);
+	return 0;
+}
+
+static int far_read(void *context, unsigned int reg, unsigned int *val)
+{
+	(void)context;
+	*val = reg ^ 0x5a5a5a5a;
+	return 0;
+}
+
+/*
+ * Without max_register the cache holds registers anywhere in the 32-bit
+ * space, as the kernel's rbtree does (sparse): the last register is no
+ * index past the end, a register far up costs no array up to it, and a
+ * sync writes what is held in register order.
+ */
+UIRQ_TEST(compat_regmap, cache_without_max_register_is_sparse, .init = setup, .fini = teardown)
+{
+	const struct regmap_config c = { .reg_bits = 32, .val_bits = 32, .cache_type = REGCACHE_RBTREE,
+					 .reg_read = far_read, .reg_write = far_write };
+	struct regmap *map = regmap_init(&client->dev, NULL, NULL, &c);
+	unsigned int v;
+
+	assert_false(IS_ERR(map), "%ld", PTR_ERR(map));
+	far_wire[0] = '\0';
+	assert_eq(regmap_write(map, 0xffffffff, 1), 0);
+	assert_eq(regmap_write(map, 0x80000000, 2), 0);
+	assert_eq(regmap_write(map, 0x10, 3), 0);
+	assert_eq(regmap_read(map, 0x7ffffff0, &v), 0);
+	assert_eq(v, 0x7ffffff0u ^ 0x5a5a5a5a);
+	regcache_cache_only(map, true);
+	assert_eq(regmap_read(map, 0xffffffff, &v), 0);
+	assert_eq(v, 1u, "held");
+	assert_eq(regmap_read(map, 0x80000000, &v), 0);
+	assert_eq(v, 2u);
+	assert_eq(regmap_read(map, 0x7ffffff0, &v), 0, "what was read is held too");
+	assert_eq(regmap_read(map, 0x20, &v), -EBUSY, "not held");
+	regcache_cache_only(map, false);
+	far_wire[0] = '\0';
+	regcache_mark_dirty(map);
+	assert_eq(regcache_sync(map), 0);
+	assert_str_eq(far_wire, "W10=3 W7ffffff0=25a5a5aa W80000000=2 Wffffffff=1 ", "in register order");
+	assert_eq(regcache_drop_region(map, 0x80000000, 0xffffffff), 0);
+	regcache_cache_only(map, true);
+	assert_eq(regmap_read(map, 0xffffffff, &v), -EBUSY, "dropped");
+	assert_eq(regmap_read(map, 0x10, &v), 0, "below the region: kept");
+	regmap_exit(map);
+}
+
 UIRQ_TEST(compat_regmap, raw_defaults_and_multi_writes, .init = setup, .fini = teardown)
 {
 	static const u8 raw[4] = { 0xa0, 0xa1, 0xa2, 0xa3 };

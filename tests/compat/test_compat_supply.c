@@ -207,6 +207,56 @@ UIRQ_TEST(compat_supply, kstrtox_rules, OPTS)
 	assert_eq(kstrtobool("maybe", &yes), -EINVAL);
 }
 
+/*
+ * The kernel's digit rules (lib/kstrtox.c): hex letters in either case may
+ * lead, base 0 takes 0x only before a hex digit, an overflow is -ERANGE even
+ * with text after it, one leading '+'; t/T/f/F are words for kstrtobool().
+ */
+UIRQ_TEST(compat_supply, kstrtox_hex_digits_and_bool_words, OPTS)
+{
+	unsigned long long ull = 7;
+	unsigned int u = 7;
+	long long ll = 7;
+	bool yes = false;
+
+	assert_eq(kstrtouint("ff", 16, &u), 0);
+	assert_eq(u, 0xffu);
+	assert_eq(kstrtouint("A0\n", 16, &u), 0);
+	assert_eq(u, 0xa0u);
+	assert_eq(kstrtouint("0xff", 0, &u), 0);
+	assert_eq(u, 0xffu);
+	assert_eq(kstrtouint("0XfF", 16, &u), 0);
+	assert_eq(u, 0xffu);
+	assert_eq(kstrtouint("+c", 16, &u), 0);
+	assert_eq(u, 12u);
+	assert_eq(kstrtouint("0x", 16, &u), -EINVAL, "no digits after the prefix");
+	assert_eq(kstrtouint("0x", 0, &u), -EINVAL, "octal 0, then an x");
+	assert_eq(kstrtouint("0xg", 0, &u), -EINVAL);
+	assert_eq(kstrtouint("08", 0, &u), -EINVAL, "8 is no octal digit");
+	assert_eq(kstrtouint("g", 16, &u), -EINVAL);
+	assert_eq(kstrtouint("++1", 10, &u), -EINVAL, "one sign");
+	assert_eq(kstrtouint("+", 10, &u), -EINVAL);
+	assert_eq(kstrtouint("\n", 10, &u), -EINVAL, "a newline alone is empty");
+	assert_eq(u, 12u, "untouched");
+	assert_eq(kstrtoull("ffffffffffffffff", 16, &ull), 0);
+	assert_eq(ull, ~0ull);
+	assert_eq(kstrtoull("10000000000000000", 16, &ull), -ERANGE);
+	assert_eq(kstrtoull("18446744073709551616", 10, &ull), -ERANGE);
+	assert_eq(kstrtoull("99999999999999999999x", 10, &ull), -ERANGE, "the overflow is seen first");
+	assert_eq(kstrtoll("-8000000000000000", 16, &ll), 0);
+	assert_eq(ll, LLONG_MIN);
+	assert_eq(kstrtoll("-8000000000000001", 16, &ll), -ERANGE);
+	assert_eq(kstrtoll("-+1", 10, &ll), -EINVAL);
+	assert_eq(kstrtobool("t", &yes), 0);
+	assert_true(yes);
+	assert_eq(kstrtobool("False", &yes), 0);
+	assert_false(yes);
+	assert_eq(kstrtobool("T\n", &yes), 0);
+	assert_true(yes);
+	assert_eq(kstrtobool("o", &yes), -EINVAL);
+	assert_eq(kstrtobool("", &yes), -EINVAL);
+}
+
 /* ---- power management: without CONFIG_PM_SLEEP the callbacks are compiled, not put in ---- */
 
 static int __maybe_unused chip_suspend(struct device *dev)

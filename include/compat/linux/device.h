@@ -155,6 +155,7 @@ struct device_attribute {
 
 /* Record the group's attributes on dev (0 or -ENOMEM); a group already there is -EEXIST. */
 int device_add_group(struct device *dev, const struct attribute_group *grp);
+/* Forget the group; returns once a show() or store() of it in progress has returned (may sleep). */
 void device_remove_group(struct device *dev, const struct attribute_group *grp);
 /* As device_add_group(), removed when the driver unbinds. */
 int devm_device_add_group(struct device *dev, const struct attribute_group *grp);

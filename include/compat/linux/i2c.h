@@ -113,6 +113,8 @@ void i2c_del_driver(struct i2c_driver *driver);
 #define module_i2c_driver(driver)	module_driver(driver, i2c_add_driver, i2c_del_driver)
 /* The id_table entry client matches, or NULL. */
 const struct i2c_device_id *i2c_match_id(const struct i2c_device_id *id, const struct i2c_client *client);
+/* The entry of matches the client's node fits best, else one its name is a compatible of (whole or after the comma), or NULL. */
+const struct of_device_id *i2c_of_match_device(const struct of_device_id *matches, struct i2c_client *client);
 /* The client's id_table entry by its driver, or NULL. */
 const struct i2c_device_id *i2c_client_get_device_id(const struct i2c_client *client);
 

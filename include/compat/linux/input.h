@@ -25,6 +25,7 @@
 #include <linux/bitops.h>
 #include <linux/device.h>
 #include <linux/mutex.h>
+#include <linux/spinlock.h>
 #include "uirq/input.h"
 
 /* The per-contact axes (ABS_MT_SLOT selects a contact, it is none of them). */
@@ -72,7 +73,8 @@ struct input_dev {
 	/* uirq's: the device events go to, made with this one; set once it is registered */
 	struct uirq_input_dev *uirq;
 	_Atomic bool uirq_registered;
-	bool uirq_was_registered;	/* the core holds the uirq device's memory since */
+	bool uirq_was_registered;	/* registration begun (the core holds the uirq device's memory once it succeeds) */
+	spinlock_t uirq_early_lock;	/* reports before registration against its beginning, and uirq_was_registered */
 	struct input_dev *uirq_next;	/* the registered devices, as the kernel's input_dev_list */
 };
 

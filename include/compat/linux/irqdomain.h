@@ -48,4 +48,12 @@ static inline struct uirq_irq_domain *irq_domain_add_legacy(struct device_node *
 #define irq_find_mapping(d, hw)		uirq_irq_find_mapping((d), (hw))
 #define irq_dispose_mapping(virq)	uirq_irq_dispose_mapping(virq)
 
+/* A demultiplexer's child, by its domain's hwirq: the flow's result, or -EINVAL for a line not mapped. */
+static inline int generic_handle_domain_irq(struct uirq_irq_domain *d, unsigned int hwirq)
+{
+	unsigned int irq = uirq_irq_find_mapping(d, hwirq);
+
+	return irq ? uirq_generic_handle_irq(irq) : -EINVAL;
+}
+
 #endif

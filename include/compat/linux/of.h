@@ -61,7 +61,7 @@ int of_property_read_string(const struct device_node *np, const char *name, cons
 int of_property_count_elems_of_size(const struct device_node *np, const char *name, int elem_size);
 bool of_device_is_compatible(const struct device_node *np, const char *compat);
 bool of_device_is_available(const struct device_node *np);
-/* The entry of matches np is compatible with, or NULL. */
+/* The entry of matches that fits np best (the kernel's scoring: compatible's rank, device_type, name), or NULL. */
 const struct of_device_id *of_match_node(const struct of_device_id *matches, const struct device_node *np);
 /* The match data of the entry the device's node matches in its driver's table, or NULL. */
 const void *of_device_get_match_data(const struct device *dev);
@@ -84,6 +84,8 @@ struct device_node *uirq_of_node_new(struct device_node *parent, const char *nam
 /* Properties; each 0 or -ENOMEM.  A string list is NUL-separated, as "compatible" is. */
 int uirq_of_node_add_u32s(struct device_node *np, const char *name, const u32 *vals, size_t n);
 int uirq_of_node_add_string(struct device_node *np, const char *name, const char *value);
+/* A list of n strings, NUL-separated (a compatible list: the most specific first). */
+int uirq_of_node_add_strings(struct device_node *np, const char *name, const char *const *values, size_t n);
 int uirq_of_node_add_bool(struct device_node *np, const char *name);
 /* Free a node, its properties and its children. */
 void uirq_of_node_free(struct device_node *np);

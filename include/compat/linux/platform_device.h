@@ -90,11 +90,12 @@ void platform_device_unregister(struct platform_device *pdev);
 struct resource *platform_get_resource(struct platform_device *pdev, unsigned int type, unsigned int num);
 struct resource *platform_get_resource_byname(struct platform_device *pdev, unsigned int type,
 					      const char *name);
-/* The num-th interrupt, or -ENXIO with an error logged. */
+/* The num-th interrupt, or -ENXIO (none) or -EINVAL (a resource of 0, warned about), with an error logged. */
 int platform_get_irq(struct platform_device *pdev, unsigned int num);
-/* As platform_get_irq(), quietly. */
+/* As platform_get_irq(), without the error (the warning stays). */
 int platform_get_irq_optional(struct platform_device *pdev, unsigned int num);
 int platform_get_irq_byname(struct platform_device *pdev, const char *name);
+/* How many interrupts platform_get_irq_optional() gives, from index 0 up to the first it refuses. */
 int platform_irq_count(struct platform_device *pdev);
 
 static inline void *platform_get_drvdata(const struct platform_device *pdev)

@@ -21,7 +21,7 @@ int device_property_read_u8_array(const struct device *dev, const char *propname
 int device_property_read_u16_array(const struct device *dev, const char *propname, u16 *val, size_t nval);
 int device_property_read_u32_array(const struct device *dev, const char *propname, u32 *val, size_t nval);
 int device_property_read_string(const struct device *dev, const char *propname, const char **val);
-/* The first of the device's compatible strings, matched against its driver's of_match_table: its data. */
+/* The data of the entry of its driver's of_match_table the device's node fits best (of_match_node()). */
 const void *device_get_match_data(const struct device *dev);
 
 static inline int device_property_read_u8(const struct device *dev, const char *propname, u8 *val)

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * GPIO controllers as their drivers see them (compat/gpiolib.c): struct
- * gpio_chip with its callbacks and number of lines, registered with a base
- * (dynamic from 512 downwards when asked for -1, as the kernel does), and
- * its irq chip (struct gpio_irq_chip): gpiolib makes a linear irq domain
- * of the chip's lines whose mappings get the driver's irq chip, its flow
- * handler and, for a chip behind a slow bus (threaded), nested threads.  A
- * line used as an interrupt is locked as one (GPIOCHIP_IRQ_RESOURCE_HELPERS):
- * it cannot be driven as an output meanwhile.
+ * GPIO controllers as their drivers see them (compat/gpiolib.c,
+ * gpiolib-irqchip.c): struct gpio_chip with its callbacks and number of
+ * lines, registered with a base (dynamic from 512 downwards when asked for
+ * -1, as the kernel does), and its irq chip (struct gpio_irq_chip):
+ * gpiolib makes a linear irq domain of the chip's lines whose mappings get
+ * the driver's irq chip, its flow handler and, for a chip behind a slow
+ * bus (threaded), nested threads; a chained chip's parent_handler goes on
+ * each of its parents, and a line its init_valid_mask() clears is none;
+ * with irq.first the lines are numbers first.. from registration on.  A line used as an interrupt is locked as one
+ * (GPIOCHIP_IRQ_RESOURCE_HELPERS): it cannot be driven as an output
+ * meanwhile.
  */
 #ifndef UIRQ_COMPAT_LINUX_GPIO_DRIVER_H
 #define UIRQ_COMPAT_LINUX_GPIO_DRIVER_H
@@ -29,7 +32,10 @@ struct gpio_irq_chip {
 	struct lock_class_key *lock_key;
 	struct lock_class_key *request_key;
 	irq_flow_handler_t parent_handler;
-	void *parent_handler_data;
+	union {
+		void *parent_handler_data;		/* NULL: the gpio_chip */
+		void **parent_handler_data_array;	/* one per parent, with per_parent_data */
+	};
 	unsigned int num_parents;
 	unsigned int *parents;
 	unsigned int *map;
@@ -70,11 +76,14 @@ struct gpio_chip {
 	unsigned long uirq_irq_locked[2];	/* lines locked as interrupts */
 	unsigned long uirq_irq_enabled[2];	/* and enabled */
 	struct gpio_chip *uirq_next;
+	bool uirq_first_descs;			/* irq.first's descriptors are gpiolib's, freed at removal */
 };
 
 #define GPIO_LINE_DIRECTION_IN	1
 #define GPIO_LINE_DIRECTION_OUT	0
 
+/* Whether line offset may be an interrupt: on the chip and not cleared by irq.init_valid_mask(). */
+bool gpiochip_irqchip_irq_valid(const struct gpio_chip *gc, unsigned int offset);
 /* Register gc with data for gpiochip_get_data(): 0 or -errno (-EINVAL: no lines, or more than 128). */
 int gpiochip_add_data(struct gpio_chip *gc, void *data);
 /* As gpiochip_add_data(), removed when dev's driver unbinds. */
