@@ -15,9 +15,9 @@
 #include <linux/input.h>
 #include <linux/input/mt.h>
 #include <linux/platform_device.h>
-#include <unistd.h>
 
 #include "compat_test.h"
+#include "sim_runs.h"
 
 #define OPTS .init = setup, .fini = teardown
 
@@ -312,12 +312,26 @@ static int polls_now(void)
 	return __atomic_load_n(&polls, __ATOMIC_RELAXED);
 }
 
-UIRQ_TEST(compat_input, polled_device, OPTS)
+/* The polled device's runs: in the deterministic mode, where the interval's time is virtual and exact. */
+static void sim_begin(unsigned int cpus)
+{
+	struct uirq_cpu_config cfg = { .nr_cpus = cpus };
+
+	logbuf[0] = '\0';
+	uirq_log_set_sink(sink, NULL);
+	assert_eq(uirq_cpus_start(&cfg), 0);
+}
+
+static void sim_end(void)
+{
+	teardown();
+}
+
+SIM_TEST(compat_input, polled_device, sim_begin, sim_end, .timeout = 60)
 {
 	struct platform_device *pdev;
 	struct input_dev *in;
 	struct uirq_input_client *c;
-	int n;
 
 	polls = 0;
 	assert_eq(platform_driver_register(&polled_driver), 0);
@@ -325,22 +339,25 @@ UIRQ_TEST(compat_input, polled_device, OPTS)
 	in = uirq_compat_input_find(&pdev->dev);
 	assert_not_null(in);
 	assert_eq(input_get_poll_interval(in), 5);
-	usleep(20000);
+	uirq_sim_sleep_ns(20 * SIM_MS);
 	assert_eq(polls_now(), 0, "closed: no polls");
 	assert_eq(uirq_input_open(uirq_compat_input_dev(in), &c), 0);
 	assert_eq(polls_now(), 1, "one poll at open, as the kernel's");
-	for (int i = 0; i < 400 && polls_now() < 4; i++)
-		usleep(5000);
-	assert_ge(polls_now(), 4, "every 5 ms");
+	/* Then one every 5 ms, re-armed after each: at 5, 10 and 15 ms. */
+	uirq_sim_sleep_ns(17 * SIM_MS);
+	assert_eq(polls_now(), 4);
 	uirq_input_close(c);
-	n = polls_now();
-	usleep(30000);
-	assert_eq(polls_now(), n, "closed: no more");
+	uirq_sim_sleep_ns(30 * SIM_MS);
+	assert_eq(polls_now(), 4, "closed: no more");
 	platform_device_unregister(pdev);
 	platform_driver_unregister(&polled_driver);
-	/* Without a poller the interval calls answer as the kernel's: a message, -EINVAL. */
-	in = input_allocate_device();
-	logbuf[0] = '\0';
+}
+
+/* Without a poller the interval calls answer as the kernel's: a message, -EINVAL. */
+UIRQ_TEST(compat_input, poll_interval_without_a_poller, OPTS)
+{
+	struct input_dev *in = input_allocate_device();
+
 	input_set_poll_interval(in, 10);
 	assert_not_null(strstr(logbuf, "poller structure has not been set up"), "%s", logbuf);
 	assert_eq(input_get_poll_interval(in), -EINVAL);
