@@ -22,6 +22,7 @@
 
 #include <linux/errno.h>
 #include <linux/printk.h>
+#include <linux/sysfs.h>
 
 #include "base.h"
 
@@ -58,6 +59,27 @@ static bool matches(struct device *dev, struct device_driver *drv)
 	return dev->bus == drv->bus && (!drv->bus->match || drv->bus->match(dev, drv));
 }
 
+static void remove_groups(struct device *dev, const struct attribute_group **groups)
+{
+	for (size_t i = 0; groups && groups[i]; i++)
+		device_remove_group(dev, groups[i]);
+}
+
+/* Every group, or none: 0 or the failing one's error. */
+static int add_groups(struct device *dev, const struct attribute_group **groups)
+{
+	for (size_t i = 0; groups[i]; i++) {
+		int ret = device_add_group(dev, groups[i]);
+
+		if (ret) {
+			while (i--)
+				device_remove_group(dev, groups[i]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
 /* Probe dev with drv; 0 bound, else the probe's error.  bus_lock not held. */
 static int really_probe(struct device *dev, struct device_driver *drv)
 {
@@ -65,6 +87,15 @@ static int really_probe(struct device *dev, struct device_driver *drv)
 
 	dev->driver = drv;
 	ret = drv->bus->probe ? drv->bus->probe(dev) : 0;
+	/* The driver's attribute groups come once its probe succeeded, as the kernel's really_probe() adds them. */
+	if (!ret && drv->dev_groups) {
+		ret = add_groups(dev, drv->dev_groups);
+		if (!ret)
+			return 0;
+		dev_err(dev, "device_add_groups() failed\n");
+		if (dev->bus->remove)
+			dev->bus->remove(dev);
+	}
 	if (!ret)
 		return 0;
 	devres_release_all(dev);
@@ -159,6 +190,8 @@ static void unbind(struct dev_node *n)
 
 	if (!dev->driver)
 		return;
+	/* The groups go first, so no show() or store() runs into the driver's remove (the kernel's order). */
+	remove_groups(dev, dev->driver->dev_groups);
 	if (dev->bus->remove)
 		dev->bus->remove(dev);
 	devres_release_all(dev);

@@ -8,6 +8,7 @@
 
 #include <linux/errno.h>
 #include <linux/gpio/driver.h>
+#include <linux/of.h>
 #include <linux/printk.h>
 
 #include "gpiolib-internal.h"
@@ -77,6 +78,13 @@ int gpiochip_add_data(struct gpio_chip *gc, void *data)
 		return -EINVAL;
 	}
 	gc->uirq_data = data;
+	gc->uirq_descs = calloc(gc->ngpio, sizeof(*gc->uirq_descs));
+	if (!gc->uirq_descs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < gc->ngpio; i++) {
+		gc->uirq_descs[i].gc = gc;
+		gc->uirq_descs[i].hwnum = i;
+	}
 	/* The numbers first, as the kernel's order: a chip with none gets no domain. */
 	mutex_lock(&chips_lock);
 	if (gc->base < 0) {
@@ -86,11 +94,15 @@ int gpiochip_add_data(struct gpio_chip *gc, void *data)
 	}
 	ret = ret < 0 ? ret : add_to_list(gc);
 	mutex_unlock(&chips_lock);
-	if (ret < 0)
-		return ret;
-	ret = uirq_gpiochip_add_irqchip(gc);
-	if (ret)
-		unlist(gc);
+	if (ret >= 0) {
+		ret = uirq_gpiochip_add_irqchip(gc);
+		if (ret)
+			unlist(gc);
+	}
+	if (ret < 0) {
+		free(gc->uirq_descs);
+		gc->uirq_descs = NULL;
+	}
 	return ret;
 }
 
@@ -102,6 +114,13 @@ void gpiochip_remove(struct gpio_chip *gc)
 			pr_err("gpiochip_remove: %s: line %u still used as an interrupt\n", gc->label ? gc->label : "?",
 			       i);
 	uirq_gpiochip_irqchip_remove(gc);
+	/* The kernel warns of a line still requested; its consumer then holds a dangling descriptor. */
+	for (unsigned int i = 0; i < gc->ngpio; i++)
+		if (gc->uirq_descs[i].flags & GPIOD_REQUESTED)
+			pr_err("gpiochip_remove: %s: REMOVING GPIOCHIP WITH GPIOS STILL REQUESTED\n",
+			       gc->label ? gc->label : "?");
+	free(gc->uirq_descs);
+	gc->uirq_descs = NULL;
 }
 
 static void devm_gpiochip_remove(void *gc)
@@ -185,4 +204,74 @@ void gpiochip_irq_relres(struct irq_data *d)
 	struct gpio_chip *gc = irq_data_get_irq_chip_data(d);
 
 	gpiochip_unlock_as_irq(gc, (unsigned int)irqd_to_hwirq(d));
+}
+
+/* ---- consumers: lines by number and by node, requests (gpiolib-consumer.c) ---- */
+
+struct gpio_desc *gpio_to_desc(unsigned int gpio)
+{
+	struct gpio_desc *desc = NULL;
+
+	mutex_lock(&chips_lock);
+	for (struct gpio_chip *gc = chips; gc && !desc; gc = gc->uirq_next)
+		if ((int)gpio >= gc->base && (int)gpio < gc->base + (int)gc->ngpio)
+			desc = &gc->uirq_descs[(int)gpio - gc->base];
+	mutex_unlock(&chips_lock);
+	return desc;
+}
+
+int desc_to_gpio(const struct gpio_desc *desc)
+{
+	return desc->gc->base + (int)desc->hwnum;
+}
+
+struct gpio_chip *uirq_gpiochip_find_by_node(const struct device_node *np)
+{
+	struct gpio_chip *found = NULL;
+
+	mutex_lock(&chips_lock);
+	for (struct gpio_chip *gc = chips; gc && !found; gc = gc->uirq_next)
+		if ((gc->fwnode && to_of_node(gc->fwnode) == np) || (!gc->fwnode && gc->parent && gc->parent->of_node == np))
+			found = gc;
+	mutex_unlock(&chips_lock);
+	return found;
+}
+
+int uirq_gpiod_request(struct gpio_desc *desc, const char *label)
+{
+	struct gpio_chip *gc = desc->gc;
+	int ret = 0;
+
+	mutex_lock(&chips_lock);
+	if (desc->flags & GPIOD_REQUESTED) {
+		mutex_unlock(&chips_lock);
+		return -EBUSY;
+	}
+	desc->flags = GPIOD_REQUESTED;
+	desc->label = label ? label : "?";
+	mutex_unlock(&chips_lock);
+	/* The chip's own request may refuse the line (the kernel calls it unlocked too: it may sleep). */
+	if (gc->request)
+		ret = gc->request(gc, desc->hwnum);
+	if (ret > 0)
+		ret = -EBADE;
+	if (ret) {
+		mutex_lock(&chips_lock);
+		desc->flags = 0;
+		desc->label = NULL;
+		mutex_unlock(&chips_lock);
+	}
+	return ret;
+}
+
+void uirq_gpiod_free(struct gpio_desc *desc)
+{
+	struct gpio_chip *gc = desc->gc;
+
+	if (gc->free)
+		gc->free(gc, desc->hwnum);
+	mutex_lock(&chips_lock);
+	desc->flags = 0;
+	desc->label = NULL;
+	mutex_unlock(&chips_lock);
 }

@@ -15,6 +15,8 @@
 #include <linux/of.h>
 #include <linux/property.h>
 
+#include "of-internal.h"
+
 struct property *of_find_property(const struct device_node *np, const char *name, int *lenp)
 {
 	for (struct property *p = np ? np->properties : NULL; p; p = p->next) {
@@ -307,6 +309,7 @@ void uirq_of_node_free(struct device_node *np)
 		free(p->value);
 		free(p);
 	}
+	uirq_of_node_forget_phandle(np);
 	free((char *)np->name);
 	free(np);
 }

@@ -8,6 +8,7 @@
 
 #include "lib.h"
 #include "sim.h"
+#include "uirq/sim.h"
 
 int uirq_futex_wait_kernel(void *addr, unsigned int val, const struct timespec *timeout)
 {
@@ -47,4 +48,19 @@ int uirq_futex_wait_timeout(void *addr, unsigned int val, uint64_t ns)
 	struct timespec ts = uirq_ns_to_timespec(ns);
 
 	return uirq_futex_wait_kernel(addr, val, &ts) == -ETIMEDOUT ? -ETIMEDOUT : 0;
+}
+
+/* The public face of the two calls above (uirq/sim.h), for code outside the library. */
+int uirq_sim_wait_word(uint32_t *word, uint32_t val, uint64_t timeout_ns)
+{
+	if (timeout_ns == UIRQ_SIM_WAIT_FOREVER) {
+		uirq_futex_wait(word, val);
+		return 0;
+	}
+	return uirq_futex_wait_timeout(word, val, timeout_ns);
+}
+
+void uirq_sim_wake_word(uint32_t *word, int nr)
+{
+	uirq_futex_wake(word, nr);
 }

@@ -78,6 +78,21 @@ int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *
 /* pthread_join() of a task, waiting under the scheduler; from a thread that is not a task, pthread_join(). */
 int uirq_sim_thread_join(pthread_t thread, void **ret);
 
+/*
+ * A wait on a 32-bit word and its wake-up, the futex calls every uirq wait
+ * is built on, for code outside the library that has to block (the kernel
+ * compatibility layer's completions, wait queues and workers): a task
+ * waits under the scheduler (a scheduling point; the timeout on the
+ * virtual clock), any other thread on the kernel's futex.  The wait
+ * returns 0 when woken (or at once if *word != val; it may also return
+ * spuriously: re-check the condition), -ETIMEDOUT when timeout_ns passed;
+ * UIRQ_SIM_WAIT_FOREVER waits without a timeout.  The wake wakes up to nr
+ * waiters (INT_MAX: all).
+ */
+#define UIRQ_SIM_WAIT_FOREVER	UINT64_MAX
+int uirq_sim_wait_word(uint32_t *word, uint32_t val, uint64_t timeout_ns);
+void uirq_sim_wake_word(uint32_t *word, int nr);
+
 /* A scheduling point (from a thread that is not a task, sched_yield()). */
 void uirq_sim_yield(void);
 /* Sleep in virtual time: costs no wall time (from a thread that is not a task, nanosleep()). */

@@ -42,6 +42,7 @@ struct device_driver {
 	bool suppress_bind_attrs;
 	int probe_type;
 	const struct dev_pm_ops *pm;	/* recorded; nothing suspends a process (<linux/pm.h>) */
+	const struct attribute_group **dev_groups;	/* added to each device bound, removed at unbind */
 };
 
 struct bus_type {

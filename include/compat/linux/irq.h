@@ -90,6 +90,8 @@ typedef unsigned long irq_hw_number_t;
 #define irq_get_trigger_type(irq)		uirq_irq_get_trigger_type(irq)
 /* The type the line has now: inside a chip's irq_set_type(), the one being replaced. */
 #define irqd_get_trigger_type(d)		uirq_irq_get_trigger_type((d)->irq)
+/* No line wakes a process (enable_irq_wake() records nothing): never set. */
+#define irqd_is_wakeup_set(d)			((void)(d), false)
 
 /*
  * A chip whose callbacks do nothing, for a demultiplexer's lines that the

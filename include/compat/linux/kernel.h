@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>	/* sprintf(), snprintf(): the C library's, for the formats drivers use */
 #include <string.h>
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/bug.h>
 #include <linux/byteorder.h>
@@ -21,6 +22,7 @@
 #include <linux/printk.h>
 #include <linux/types.h>
 #include "uirq/might_sleep.h"
+#include <stdarg.h>
 
 #define might_sleep()	uirq_might_sleep()
 
@@ -58,5 +60,9 @@
 
 #define upper_32_bits(n)	((u32)(((n) >> 16) >> 16))
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))
+
+/* snprintf() returning what it wrote, with the kernel's %*pb and %*pbl (compat/vsprintf.c). */
+__attribute__((__format__(printf, 3, 4))) int scnprintf(char *buf, size_t size, const char *fmt, ...);
+__attribute__((__format__(printf, 3, 0))) int vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 
 #endif

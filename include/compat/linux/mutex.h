@@ -3,6 +3,8 @@
 #ifndef UIRQ_COMPAT_LINUX_MUTEX_H
 #define UIRQ_COMPAT_LINUX_MUTEX_H
 
+#include <linux/cleanup.h>
+
 #include <linux/lockdep.h>
 #include "uirq/mutex.h"
 
@@ -15,5 +17,8 @@
 #define mutex_unlock(m)			uirq_mutex_unlock(m)
 #define mutex_destroy(m)		uirq_mutex_destroy(m)
 #define mutex_is_locked(m)		uirq_mutex_is_locked(m)
+
+/* guard(mutex)(&m) holds m to the end of the scope (<linux/cleanup.h>). */
+DEFINE_GUARD(mutex, struct mutex *, mutex_lock(_T), mutex_unlock(_T))
 
 #endif

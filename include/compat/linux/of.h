@@ -23,6 +23,13 @@ struct property {
 	struct property *next;
 };
 
+typedef u32 phandle;
+
+/* A firmware node as drivers hold it (<linux/property.h>): here always a device-tree node's. */
+struct fwnode_handle {
+	struct fwnode_handle *secondary;
+};
+
 struct device_node {
 	const char *name;
 	const char *full_name;
@@ -30,7 +37,35 @@ struct device_node {
 	struct device_node *parent;
 	struct device_node *child;
 	struct device_node *sibling;
+	phandle phandle;		/* 0 until something refers to the node (uirq_of_node_add_phandle()) */
+	struct fwnode_handle fwnode;
+	/* uirq's: an interrupt controller's translation of its specifier cells to an irq (compat/of-irq.c) */
+	int (*uirq_irq_xlate)(void *data, const u32 *args, int nargs);
+	void *uirq_irq_data;
 };
+
+#define MAX_PHANDLE_ARGS	16
+struct of_phandle_args {
+	struct device_node *np;
+	int args_count;
+	uint32_t args[MAX_PHANDLE_ARGS];
+};
+
+static inline struct fwnode_handle *of_fwnode_handle(struct device_node *np)
+{
+	return np ? &np->fwnode : NULL;
+}
+
+/* Every firmware node here is a device-tree node's. */
+static inline bool is_of_node(const struct fwnode_handle *fwnode)
+{
+	return fwnode != NULL;
+}
+
+static inline struct device_node *to_of_node(const struct fwnode_handle *fwnode)
+{
+	return fwnode ? container_of(fwnode, struct device_node, fwnode) : NULL;
+}
 
 struct device;
 
@@ -66,6 +101,21 @@ const struct of_device_id *of_match_node(const struct of_device_id *matches, con
 /* The match data of the entry the device's node matches in its driver's table, or NULL. */
 const void *of_device_get_match_data(const struct device *dev);
 struct device_node *of_get_child_by_name(const struct device_node *np, const char *name);
+struct device_node *of_get_next_available_child(const struct device_node *node, struct device_node *prev);
+int of_get_available_child_count(const struct device_node *np);
+/* The node a phandle names, or NULL. */
+struct device_node *of_find_node_by_phandle(phandle handle);
+/*
+ * Entry index of a phandle list (list_name: "gpios", "interrupts-extended"):
+ * the node it names and its arguments, as many as that node's cells_name
+ * property says (-EINVAL when it has none, -ENOENT past the end or without
+ * the property, as the kernel's).
+ */
+int of_parse_phandle_with_args(const struct device_node *np, const char *list_name, const char *cells_name,
+			       int index, struct of_phandle_args *out_args);
+int of_count_phandle_with_args(const struct device_node *np, const char *list_name, const char *cells_name);
+/* Entry index of a list of bare phandles, or NULL. */
+struct device_node *of_parse_phandle(const struct device_node *np, const char *phandle_name, int index);
 
 static inline int of_property_read_u32(const struct device_node *np, const char *name, u32 *out)
 {
@@ -87,6 +137,17 @@ int uirq_of_node_add_string(struct device_node *np, const char *name, const char
 /* A list of n strings, NUL-separated (a compatible list: the most specific first). */
 int uirq_of_node_add_strings(struct device_node *np, const char *name, const char *const *values, size_t n);
 int uirq_of_node_add_bool(struct device_node *np, const char *name);
+/*
+ * A reference to another node with its arguments, as a device tree's
+ * "<&target args...>": appended to the property name (made if missing), so
+ * calls in turn build a list ("gpios = <&a 1 0>, <&b 2 1>").  The target
+ * gets a phandle.  0 or -ENOMEM.
+ */
+int uirq_of_node_add_phandle(struct device_node *np, const char *name, struct device_node *target, const u32 *args,
+			     size_t nargs);
+/* An interrupt controller's node: xlate turns its specifier cells into an irq (irq_of_parse_and_map()). */
+void uirq_of_node_set_irq_xlate(struct device_node *np, int (*xlate)(void *data, const u32 *args, int nargs),
+				void *data);
 /* Free a node, its properties and its children. */
 void uirq_of_node_free(struct device_node *np);
 

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 
 #include <linux/gfp.h>
+#include <linux/overflow.h>
 
 static inline void *kmalloc(size_t size, gfp_t gfp)
 {

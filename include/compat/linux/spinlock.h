@@ -3,6 +3,7 @@
 #ifndef UIRQ_COMPAT_LINUX_SPINLOCK_H
 #define UIRQ_COMPAT_LINUX_SPINLOCK_H
 
+#include <linux/cleanup.h>
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/preempt.h>
@@ -48,5 +49,11 @@ typedef uirq_rwlock_t rwlock_t;
 #define read_unlock_irqrestore(l, f)	uirq_read_unlock_irqrestore((l), (f))
 #define write_lock_irqsave(l, f)	uirq_write_lock_irqsave((l), (f))
 #define write_unlock_irqrestore(l, f)	uirq_write_unlock_irqrestore((l), (f))
+
+/* The kernel's lock guards (<linux/cleanup.h>): guard(spinlock_irqsave)(&lock) holds it to the end of the scope. */
+DEFINE_LOCK_GUARD_1(spinlock, spinlock_t, spin_lock(_T->lock), spin_unlock(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irq, spinlock_t, spin_lock_irq(_T->lock), spin_unlock_irq(_T->lock))
+DEFINE_LOCK_GUARD_1(spinlock_irqsave, spinlock_t, spin_lock_irqsave(_T->lock, _T->flags),
+		    spin_unlock_irqrestore(_T->lock, _T->flags), unsigned long flags)
 
 #endif

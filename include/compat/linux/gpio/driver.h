@@ -77,6 +77,7 @@ struct gpio_chip {
 	unsigned long uirq_irq_enabled[2];	/* and enabled */
 	struct gpio_chip *uirq_next;
 	bool uirq_first_descs;			/* irq.first's descriptors are gpiolib's, freed at removal */
+	struct gpio_desc *uirq_descs;		/* the lines as consumers hold them (gpiolib-consumer.c) */
 };
 
 #define GPIO_LINE_DIRECTION_IN	1

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <linux/sysctl.h>: nothing a driver on this layer uses from it (drivers
+ * include it by habit); the names they do use come with the headers
+ * that declare them here.
+ */
+#ifndef UIRQ_COMPAT_LINUX_SYSCTL_H
+#define UIRQ_COMPAT_LINUX_SYSCTL_H
+
+#include <linux/kernel.h>
+
+#endif
