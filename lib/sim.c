@@ -192,8 +192,9 @@ static bool fire_timers(void)
 			min = uirq_sim.live[i]->deadline;
 	if (min == NO_DEADLINE)
 		return false;
+	/* Atomic: uirq_sim_now_ns() may be read from a thread outside the run (a watchdog's). */
 	if (min > uirq_sim.now)
-		uirq_sim.now = min;
+		__atomic_store_n(&uirq_sim.now, min, __ATOMIC_RELAXED);
 	for (size_t i = 0; i < uirq_sim.nlive; i++)
 		if (uirq_sim.live[i]->state != T_EXITED && uirq_sim.live[i]->deadline == min)
 			uirq_sim_make_runnable(uirq_sim.live[i], -ETIMEDOUT);

@@ -104,5 +104,5 @@ void uirq_sim_sleep_ns(uint64_t ns)
 
 uint64_t uirq_sim_now_ns(void)
 {
-	return uirq_sim.now;
+	return __atomic_load_n(&uirq_sim.now, __ATOMIC_RELAXED);
 }

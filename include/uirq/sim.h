@@ -97,7 +97,7 @@ void uirq_sim_wake_word(uint32_t *word, int nr);
 void uirq_sim_yield(void);
 /* Sleep in virtual time: costs no wall time (from a thread that is not a task, nanosleep()). */
 void uirq_sim_sleep_ns(uint64_t ns);
-/* The virtual clock, in ns since the start. */
+/* The virtual clock, in ns since the start; any thread may read it (a watchdog outside the run). */
 uint64_t uirq_sim_now_ns(void);
 /*
  * uirq's clock, which every uirq timing reads: for a task the virtual

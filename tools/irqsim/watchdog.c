@@ -7,12 +7,18 @@
 #include <unistd.h>
 
 #include "irqsim.h"
+#include "uirq/sim.h"
 #include "watchdog.h"
 
-static void fire(struct watchdog *wd, uint64_t now)
+/* Now on the clock of the phase's budget. */
+static uint64_t phase_now(const struct watchdog *wd)
+{
+	return wd->phase_virtual ? uirq_sim_now_ns() : wall_ns();
+}
+
+static void fire(struct watchdog *wd, uint64_t now, bool whole)
 {
 	const struct irqsim_run *r = wd->r;
-	bool whole = wd->run_deadline && now >= wd->run_deadline;
 	char what[128];
 
 	if (wd->line)
@@ -23,9 +29,10 @@ static void fire(struct watchdog *wd, uint64_t now)
 		fprintf(stderr, "irqsim: watchdog: the run reached its --timeout of %.3g s (%.3f s elapsed) while %s%s; giving up.\n",
 			wd->timeout_s, (double)(now - wd->run_start) / 1e9, wd->line ? "running " : "", what);
 	else
-		fprintf(stderr, "irqsim: watchdog: %s was still running after %.3f s, longer than it can take, "
-			"%.3f s into the run; giving up.\n",
-			what, (double)(now - wd->phase_start) / 1e9, (double)(now - wd->run_start) / 1e9);
+		fprintf(stderr, "irqsim: watchdog: %s was still running after %.3f s%s, longer than it can take, "
+			"%.3f s%s into the run; giving up.\n",
+			what, (double)(phase_now(wd) - wd->phase_start) / 1e9, wd->phase_virtual ? " of virtual time" : "",
+			(double)(now - wd->run_start) / 1e9, wd->phase_virtual ? " of wall time" : "");
 	if (r->opts->json) {
 		printf("{\"watchdog\":true,\"phase\":\"%s\",\"line\":%u,\"exit_status\":%d}\n", wd->phase, wd->line,
 		       IRQSIM_EXIT_PROBLEMS);
@@ -42,12 +49,15 @@ static void *wd_main(void *arg)
 
 	pthread_mutex_lock(&wd->lock);
 	while (!wd->stop) {
-		uint64_t now = wall_ns(), until = wd->phase_deadline;
+		uint64_t now = wall_ns(), until = wd->phase_virtual ? now + 50000000u : wd->phase_deadline;
 
+		if (wd->run_deadline && now >= wd->run_deadline)
+			fire(wd, now, true);
+		if (phase_now(wd) >= wd->phase_deadline)
+			fire(wd, now, false);
+		/* A virtual deadline is looked at every 50 ms of wall time: the run's clock moves in jumps. */
 		if (wd->run_deadline && wd->run_deadline < until)
 			until = wd->run_deadline;
-		if (now >= until)
-			fire(wd, now);
 		struct timespec ts = { .tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u) };
 
 		pthread_cond_timedwait(&wd->cond, &wd->lock, &ts);
@@ -63,6 +73,7 @@ void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
 	wd->r = r;
 	wd->phase = "starting";
 	wd->line = 0;
+	wd->phase_virtual = false;
 	wd->stop = false;
 	wd->run_start = wd->phase_start = wall_ns();
 	wd->phase_deadline = UINT64_MAX;
@@ -85,7 +96,8 @@ void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, u
 	pthread_mutex_lock(&wd->lock);
 	wd->phase = phase;
 	wd->line = line;
-	wd->phase_start = wall_ns();
+	wd->phase_virtual = uirq_sim_running();
+	wd->phase_start = phase_now(wd);
 	wd->phase_deadline = budget_ns ? wd->phase_start + budget_ns : UINT64_MAX;
 	pthread_cond_signal(&wd->cond);
 	pthread_mutex_unlock(&wd->lock);

@@ -22,6 +22,7 @@ struct watchdog {
 	const char *phase;
 	unsigned int line;
 	uint64_t run_start, phase_start, phase_deadline, run_deadline;
+	bool phase_virtual;	/* the phase's times are the seeded run's virtual clock */
 	double timeout_s;
 	bool stop;
 	bool running;
@@ -32,6 +33,10 @@ void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
 /*
  * Enter a phase that must end within budget_ns (0: no bound of its own).
  * line: the scenario line of an action (phase is then its verb), or 0.
+ * In a seeded run the budget is virtual time: a seeded run's wall time
+ * says nothing about the board (a sanitizer build runs it several times
+ * slower), its virtual time does; a run whose token is stuck is the
+ * scheduler's stall check's, and the whole-run timeout stays wall time.
  */
 void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, uint64_t budget_ns);
 /* Bound the rest of the run by timeout_s from now (the default --timeout, known once the scenario is read). */
