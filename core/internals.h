@@ -21,7 +21,7 @@
 #include "uirq/mutex.h"
 #include "uirq/spinlock.h"
 #include "../lib/lib.h"
-#include "../lib/sim.h"
+#include "../sim/sim.h"
 #include "uirq/printk.h"
 
 /*

@@ -6,7 +6,7 @@
  * settings are per open file, so they are changed only under the bus lock
  * and only when a transaction needs another value.
  */
-#include "../lib/sim.h"
+#include "../sim/sim.h"
 #include "i2c-core.h"
 
 #include <dirent.h>

@@ -7,7 +7,7 @@
  * write(2) that the kernel's uinput never blocks, which is what lets a
  * hard-irq handler report through the bridge.
  */
-#include "../lib/sim.h"
+#include "../sim/sim.h"
 #include "input-core.h"
 
 #include <errno.h>

@@ -5,13 +5,12 @@
 #include <time.h>
 
 #include "lib.h"
-#include "sim.h"
 
 void uirq_backoff(unsigned int *round)
 {
 	/* A task of the deterministic mode waits for a task that is not running: let it run. */
-	if (uirq_sim_current) {
-		uirq_sim_yield();
+	if (uirq_sched) {
+		uirq_sched->yield();
 		return;
 	}
 	if (*round < 50) {

@@ -9,24 +9,24 @@
 #include <time.h>
 
 #include "lib.h"
-#include "sim.h"
+#include "uirq/sim.h"
 
 uint64_t uirq_sim_clock_ns(void)
 {
 	struct timespec ts;
 
-	if (__builtin_expect(uirq_sim_current != NULL, 0))
-		return uirq_sim_now_ns();
+	if (__builtin_expect(uirq_sched != NULL, 0))
+		return uirq_sched->now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 void uirq_sim_sleep_until_ns(uint64_t t)
 {
-	if (uirq_sim_current) {
-		uint64_t now = uirq_sim_now_ns();
+	if (uirq_sched) {
+		uint64_t now = uirq_sched->now_ns();
 
-		uirq_sim_sleep_ns(t > now ? t - now : 0);
+		uirq_sched->sleep_ns(t > now ? t - now : 0);
 		return;
 	}
 	struct timespec ts = uirq_ns_to_timespec(t);

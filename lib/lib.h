@@ -9,11 +9,35 @@
 #ifndef UIRQ_LIB_H
 #define UIRQ_LIB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
 #pragma GCC visibility push(hidden)
+
+/*
+ * The seam to a scheduler other than the kernel's: the deterministic mode
+ * (sim/) runs its tasks one at a time on a virtual clock, so on those
+ * threads every wait, wake, back-off, sleep and clock read below must go
+ * to it.  A task's thread points uirq_sched at the scheduler's calls; lib
+ * calls down through them and never names the scheduler, which is built
+ * on lib (its hand-offs are the kernel's futex calls below), not the
+ * other way round.
+ */
+struct uirq_sched_ops {
+	/* 0 woken, -EAGAIN *addr != val, -ETIMEDOUT, -EDEADLK (the run is over); timeout_ns UINT64_MAX: none. */
+	int (*wait)(void *addr, unsigned int val, uint64_t timeout_ns);
+	int (*wake)(void *addr, int nr);		/* how many were woken */
+	void (*yield)(void);				/* a spin loop's: let the others run first */
+	void (*sleep_ns)(uint64_t ns);
+	uint64_t (*now_ns)(void);
+	long (*task_pid)(void);				/* the task's id as messages show it */
+};
+/* The calling thread's scheduler (NULL: the kernel's), read on every wait: one %fs-relative load. */
+extern __thread const struct uirq_sched_ops *uirq_sched __attribute__((tls_model("initial-exec")));
+/* A scheduler's run is going on: messages show addresses as stand-ins that replay (uirq_ptr_shown()). */
+extern bool uirq_sched_replays;
 
 /* FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE on a 32-bit word; waits return on any wake or signal. */
 void uirq_futex_wait(void *addr, unsigned int val);

@@ -5,9 +5,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib.h"
-#include "sim.h"
 
 const char *uirq_symbol_name(const void *fn, char *buf, size_t len)
 {
@@ -57,7 +57,7 @@ unsigned long uirq_ptr_shown(const void *p)
 	unsigned long id = (unsigned long)p;
 	Dl_info info;
 
-	if (!uirq_sim_on || !p)
+	if (!uirq_sched_replays || !p)
 		return id;
 	if (dladdr(p, &info) && info.dli_fbase && info.dli_sname)
 		return (unsigned long)((const char *)p - (const char *)info.dli_fbase);
@@ -70,4 +70,9 @@ unsigned long uirq_ptr_shown(const void *p)
 		seen[nseen++] = p;
 	pthread_mutex_unlock(&lock);
 	return SHOWN_TAG | (i + 1);
+}
+
+long uirq_task_pid(void)
+{
+	return uirq_sched ? uirq_sched->task_pid() : (long)gettid();
 }

@@ -5,7 +5,7 @@
 
 #include <sched.h>
 
-#include "../lib/sim.h"
+#include "../lib/lib.h"
 
 static inline void uirq_cpu_relax(unsigned int *spins)
 {
@@ -15,8 +15,8 @@ static inline void uirq_cpu_relax(unsigned int *spins)
 	 * A task of the deterministic mode gives it at once: the holder is
 	 * not running, and only the scheduler can run it.
 	 */
-	if (uirq_sim_current) {
-		uirq_sim_yield();
+	if (uirq_sched) {
+		uirq_sched->yield();
 		return;
 	}
 	if (++*spins < 1000)

@@ -36,7 +36,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "../lib/sim.h"
+#include "../sim/sim.h"
 #include "uirq/irq.h"
 #include "uirq/sources.h"
 

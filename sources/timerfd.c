@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "../lib/lib.h"
-#include "../lib/sim.h"
+#include "../sim/sim.h"
 #include "uirq/sim.h"
 #include "uirq/sources.h"
 
@@ -121,7 +121,7 @@ static int sim_timer_create(unsigned int type, uint64_t initial_ns, uint64_t per
 	}
 	struct sim_timer *t = calloc(1, sizeof(*t));
 	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC), irq, err;
-	char name[32];	/* a task name's size (lib/sim_internal.h) */
+	char name[32];	/* a task name's size (sim/internal.h) */
 
 	if (!t || fd < 0) {
 		err = fd < 0 ? -errno : -ENOMEM;

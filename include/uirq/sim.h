@@ -93,6 +93,16 @@ int uirq_sim_thread_join(pthread_t thread, void **ret);
 int uirq_sim_wait_word(uint32_t *word, uint32_t val, uint64_t timeout_ns);
 void uirq_sim_wake_word(uint32_t *word, int nr);
 
+/*
+ * The calling task is a daemon: a periodic checker that wakes nobody (the
+ * hung-task watchdog, a program's own heartbeat or statistics thread).  Its
+ * timer alone does not keep the run going: when every other task is
+ * blocked without a timer the run is a deadlock, where the daemon's next
+ * wake-up would otherwise move virtual time on forever.  From a thread
+ * that is not a task, nothing.
+ */
+void uirq_sim_set_daemon(void);
+
 /* A scheduling point (from a thread that is not a task, sched_yield()). */
 void uirq_sim_yield(void);
 /* Sleep in virtual time: costs no wall time (from a thread that is not a task, nanosleep()). */

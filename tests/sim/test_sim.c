@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib.h"
+#include "../../lib/lib.h"
 #include "sim.h"
 
 /* The shared log the tasks write: who ran, in order. */

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib.h"
-#include "sim_internal.h"
+#include "../lib/lib.h"
+#include "internal.h"
 
 static int sim_wait(void *addr, unsigned int val, uint64_t ns)
 {
@@ -106,3 +106,18 @@ uint64_t uirq_sim_now_ns(void)
 {
 	return __atomic_load_n(&uirq_sim.now, __ATOMIC_RELAXED);
 }
+
+static long task_pid(void)
+{
+	return (long)uirq_sim_current->id + 1;
+}
+
+/* What lib's futex, back-off and clock calls become on a task's thread (lib.h's seam). */
+const struct uirq_sched_ops uirq_sim_ops = {
+	.wait = sim_wait,
+	.wake = uirq_sim_futex_wake,
+	.yield = uirq_sim_yield,
+	.sleep_ns = uirq_sim_sleep_ns,
+	.now_ns = uirq_sim_now_ns,
+	.task_pid = task_pid,
+};

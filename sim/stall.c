@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lib.h"
-#include "sim_internal.h"
+#include "../lib/lib.h"
+#include "internal.h"
 
 static uint64_t stall_ms = 10000;
 static pthread_t watcher;

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib.h"
-#include "sim_internal.h"
+#include "../lib/lib.h"
+#include "internal.h"
 
 struct uirq_sim_state uirq_sim;
 bool uirq_sim_on;
@@ -350,8 +350,10 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	atomic_store(&t0->tid, (int)gettid());
 	t0->joined = true;
 	uirq_sim_current = t0;
+	uirq_sched = &uirq_sim_ops;
 	uirq_sim.running = true;
 	uirq_sim_on = true;
+	uirq_sched_replays = true;
 	log_step(t0, UIRQ_SIM_R_START);
 	uirq_sim_watch_start();
 	return 0;
@@ -363,6 +365,7 @@ static void *trampoline(void *p)
 	void *ret;
 
 	uirq_sim_current = me;
+	uirq_sched = &uirq_sim_ops;
 	atomic_store(&me->tid, (int)gettid());
 	await_token(me);
 	ret = me->fn(me->arg);
@@ -378,6 +381,7 @@ static void *trampoline(void *p)
 	if (me->joined)
 		reap(me);	/* detached: nobody joins it */
 	uirq_sim_current = NULL;
+	uirq_sched = NULL;
 	uirq_sim_schedule(me, UIRQ_SIM_R_EXIT);
 	return ret;
 }
@@ -473,7 +477,9 @@ enum uirq_sim_status uirq_sim_stop(void)
 	uirq_sim.qhead = NULL;
 	uirq_sim.running = false;
 	uirq_sim_on = false;
+	uirq_sched_replays = false;
 	uirq_sim_current = NULL;
+	uirq_sched = NULL;
 	return st;
 }
 
@@ -495,13 +501,6 @@ const struct uirq_sim_step *uirq_sim_trace(void)
 const char *uirq_sim_report(void)
 {
 	return uirq_sim.report;
-}
-
-long uirq_task_pid(void)
-{
-	if (uirq_sim_current)
-		return (long)uirq_sim_current->id + 1;
-	return (long)gettid();
 }
 
 bool uirq_sim_running(void)

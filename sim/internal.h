@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* What the deterministic scheduler's files share (sim.c: tasks and decisions; sim_futex.c: waits, wakes, time). */
+/* What the deterministic scheduler's files share (sched.c: tasks and decisions; futex.c: waits, wakes, time; stall.c: the stall watcher). */
 #ifndef UIRQ_LIB_SIM_INTERNAL_H
 #define UIRQ_LIB_SIM_INTERNAL_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "../lib/lib.h"
 #include "sim.h"
 
 #pragma GCC visibility push(hidden)
@@ -68,9 +69,12 @@ extern struct uirq_sim_state uirq_sim;
 void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r);
 /* The run cannot go on (a deadlock, a stall): the failure handler, else the report on stderr and abort(). */
 void uirq_sim_fail(const char *report);
-/* The stall watcher (sim_stall.c), from the start to the stop. */
+/* The stall watcher (stall.c), from the start to the stop. */
 void uirq_sim_watch_start(void);
 void uirq_sim_watch_stop(void);
+
+/* lib's seam (lib.h) set to the scheduler's calls: uirq_sched on every task's thread. */
+extern const struct uirq_sched_ops uirq_sim_ops;
 
 /* Out of the futex queue or timer, runnable; its wait returns result. */
 void uirq_sim_make_runnable(struct uirq_sim_task *t, int result);

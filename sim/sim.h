@@ -64,13 +64,6 @@ int uirq_sim_refuse(const char *what);
  * uirq_sim_yield(), a spin loop's, which lets the others run first.
  */
 void uirq_sim_preempt(void);
-/*
- * The calling task is a daemon: a periodic checker that wakes nobody (the
- * hung-task watchdog).  Its timer alone does not keep the run going: every
- * other task blocked without a timer is a deadlock, where the daemon's next
- * wake-up would otherwise move virtual time on forever.
- */
-void uirq_sim_set_daemon(void);
 /* How long the token may stay with one task before the stall watcher reports it (default 10 s wall). */
 void uirq_sim_set_stall_ms(uint64_t ms);
 
