@@ -151,15 +151,28 @@ static size_t key_values(const char *out, int *vals, size_t max)
 	return n;
 }
 
-UIRQ_TEST(irqsim, default_run_end_to_end, .timeout = 60)
+/*
+ * The default run as a user sees it.  Seeded, its timing is exact: seven
+ * presses long enough to see, down and up each, in order.  Free, what it
+ * shows depends on the host: a loaded one can stretch the 20 us press into
+ * one the driver sees (16 events), and can delay the handler thread past
+ * the 5 ms press's release, so that the status read finds the button up
+ * and the press is never reported - as on the hardware (12 events, seen in
+ * 1 of 8 runs at once on 2 cores).  The free run asserts what any timing
+ * keeps: whole presses, in order.
+ */
+static void default_end_to_end(bool seeded)
 {
-	struct result r = run(NULL);
+	const char *seeded_args[] = { "--seed", "1", NULL };
+	struct result r = run(seeded ? seeded_args : NULL);
 	int vals[64];
 	size_t n = key_values(r.out, vals, 64);
 
 	assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
-	/* Seven presses long enough to see, down and up each, in order; the 20 us one may show too. */
-	assert_true(n == 14 || n == 16, "%zu KEY_POWER events\n%s", n, r.out);
+	if (seeded)
+		assert_eq(n, 14, "KEY_POWER events\n%s", r.out);
+	else
+		assert_true(n % 2 == 0 && n >= 2 && n <= 16, "%zu KEY_POWER events\n%s", n, r.out);
 	for (size_t i = 0; i < n; i++)
 		assert_eq(vals[i], i % 2 == 0 ? 1 : 0, "event %zu has value %d", i, vals[i]);
 	assert_true(strstr(r.out, "-------------- SYN_REPORT ------------"));
@@ -172,6 +185,16 @@ UIRQ_TEST(irqsim, default_run_end_to_end, .timeout = 60)
 	assert_true(strstr(r.out, "lockdep: no problems found"), "%s", r.out);
 	assert_null(strstr(r.err, "BUG:"), "%s", r.err);
 	result_free(&r);
+}
+
+UIRQ_TEST(irqsim, default_run_end_to_end, .timeout = 60)
+{
+	default_end_to_end(false);
+}
+
+UIRQ_TEST(irqsim, default_run_end_to_end_seeded, .timeout = 60)
+{
+	default_end_to_end(true);
 }
 
 /*
