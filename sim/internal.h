@@ -32,10 +32,13 @@ struct uirq_sim_task {
 	void *arg;
 	bool joined;
 	bool daemon;			/* its timer keeps no run going (uirq_sim_set_daemon) */
+	bool owned;			/* ends only when its owner ends it (uirq_sim_set_owned) */
+	bool spun;			/* PCT: yielded in a spin loop since the last decision another task took */
 };
 
 struct uirq_sim_state {
 	bool running, deadlocked, aborting;
+	bool stopping;			/* task 0 is in uirq_sim_stop() */
 	enum uirq_sim_strategy strategy;
 	uint64_t rng, now, steps, low_prio;
 	uint64_t change[MAX_DEPTH];

@@ -25,6 +25,7 @@ bool uirq_sim_on;
 static uint64_t pct_horizon = 1000;
 static void (*failure_fn)(const char *, void *);
 static void *failure_arg;
+static atomic_uint outside;	/* joinable threads uirq_sim_thread_create() made outside the mode, running */
 
 __thread struct uirq_sim_task *uirq_sim_current __attribute__((tls_model("initial-exec")));
 
@@ -156,7 +157,7 @@ static struct uirq_sim_task *pick(struct uirq_sim_task *skip)
 	size_t n = 0;
 
 	for (size_t i = 0; i < uirq_sim.nlive; i++)
-		if (uirq_sim.live[i]->state == T_RUNNABLE && uirq_sim.live[i] != skip)
+		if (uirq_sim.live[i]->state == T_RUNNABLE && uirq_sim.live[i] != skip && !uirq_sim.live[i]->spun)
 			uirq_sim.cand[n++] = uirq_sim.live[i];
 	if (!n)
 		return NULL;
@@ -170,15 +171,21 @@ static struct uirq_sim_task *pick(struct uirq_sim_task *skip)
 	return best;
 }
 
-/* A task other than a daemon has a timer: time may still make something runnable. */
+/*
+ * A task's timer may still make something happen that ends the run: not a
+ * daemon's (it wakes nobody), nor, once the stop waits, a task's that only
+ * its owner can end (a timer line left alive would tick forever).
+ */
+static bool timer_counts(const struct uirq_sim_task *t)
+{
+	return t->state != T_EXITED && t->deadline != NO_DEADLINE && !t->daemon && !(t->owned && uirq_sim.stopping);
+}
+
 static bool timer_pending(void)
 {
-	for (size_t i = 0; i < uirq_sim.nlive; i++) {
-		struct uirq_sim_task *t = uirq_sim.live[i];
-
-		if (t->state != T_EXITED && !t->daemon && t->deadline != NO_DEADLINE)
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		if (timer_counts(uirq_sim.live[i]))
 			return true;
-	}
 	return false;
 }
 
@@ -206,13 +213,24 @@ static void describe(void)
 	char *b = uirq_sim.report;
 	size_t len = sizeof(uirq_sim.report), off;
 
-	off = snprintf(b, len, "uirq sim: deadlock at step %llu, virtual time %llu ns: every task blocked, no timer pending\n",
-		       (unsigned long long)uirq_sim.tlen, (unsigned long long)uirq_sim.now);
+	bool left = false;
+
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		left |= uirq_sim.stopping && uirq_sim.live[i]->owned && uirq_sim.live[i]->state != T_EXITED;
+	if (left)
+		off = snprintf(b, len, "uirq sim: uirq_sim_stop() at step %llu, virtual time %llu ns: tasks that only "
+			       "their owner ends are still there (destroy the lines, free the irqs and stop the "
+			       "CPUs before the stop)\n", (unsigned long long)uirq_sim.tlen,
+			       (unsigned long long)uirq_sim.now);
+	else
+		off = snprintf(b, len, "uirq sim: deadlock at step %llu, virtual time %llu ns: every task blocked, "
+			       "no timer pending\n", (unsigned long long)uirq_sim.tlen, (unsigned long long)uirq_sim.now);
 	for (size_t i = 0; i < uirq_sim.nlive && off < len; i++) {
 		struct uirq_sim_task *t = uirq_sim.live[i];
 		struct uirq_sim_task *j = t->addr;
 
-		off += snprintf(b + off, len - off, "  task %u '%s'%s: ", t->id, t->name, t->daemon ? " (daemon)" : "");
+		off += snprintf(b + off, len - off, "  task %u '%s'%s: ", t->id, t->name,
+				t->daemon ? " (daemon)" : t->owned ? " (ends when its owner ends it)" : "");
 		if (off >= len)
 			break;
 		switch (t->state) {
@@ -248,13 +266,10 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 
 	uirq_sim.steps++;
 	if (uirq_sim.strategy == UIRQ_SIM_PCT) {
-		bool lower = r == UIRQ_SIM_R_YIELD;
-
+		/* A change point: the task that reaches it drops below every other, for good (PCT's one move). */
 		for (unsigned int i = 0; i < uirq_sim.nchange; i++)
-			lower |= uirq_sim.change[i] == uirq_sim.steps;
-		/* A change point, or a spin loop's yield (two spinners must not starve the task they wait for): below all. */
-		if (lower)
-			me->prio = uirq_sim.low_prio--;
+			if (uirq_sim.change[i] == uirq_sim.steps)
+				me->prio = uirq_sim.low_prio--;
 	}
 	/*
 	 * A yield is a spin loop's: it waits for another task, so another task
@@ -263,10 +278,30 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	 * Only then the yielder again.  A preemption point (raising a line)
 	 * waits for nobody: any runnable task, the caller included, at its
 	 * priority.
+	 *
+	 * Under PCT the spinner is also set aside (spun) until a task that is
+	 * not spinning takes a decision: two spinners must not hand the token
+	 * back and forth while the task they wait for starves.  Setting aside
+	 * is not a demotion: once anybody else moved, the spinner competes
+	 * at its own priority again.  (Demoting it for the rest of the run, as
+	 * before, meant a task that contended once on a lock could never
+	 * preempt again: a lock inversion on a busy path was found by 2 seeds
+	 * of 1000 instead of random's 389.)
 	 */
+	if (r == UIRQ_SIM_R_YIELD)
+		me->spun = true;
+	else
+		for (size_t i = 0; i < uirq_sim.nlive; i++)
+			uirq_sim.live[i]->spun = false;
 	next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
 	if (!next && r == UIRQ_SIM_R_YIELD && fire_timers())
 		next = pick(me);
+	if (!next) {
+		/* Only spinners left runnable: the one at the highest priority, the others stay aside. */
+		for (size_t i = 0; i < uirq_sim.nlive; i++)
+			uirq_sim.live[i]->spun = false;
+		next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
+	}
 	if (!next)
 		next = pick(NULL);
 	/* Only daemons' timers left: their wake-ups would move time on forever and end nothing. */
@@ -297,6 +332,12 @@ void uirq_sim_set_daemon(void)
 		uirq_sim_current->daemon = true;
 }
 
+void uirq_sim_set_owned(void)
+{
+	if (uirq_sim_current)
+		uirq_sim_current->owned = true;
+}
+
 int uirq_sim_task_id(void)
 {
 	return uirq_sim_current ? (int)uirq_sim_current->id : -1;
@@ -325,8 +366,17 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 {
 	if (uirq_sim.running)
 		return -EBUSY;
+	if (strategy != UIRQ_SIM_RANDOM && strategy != UIRQ_SIM_PCT)
+		return -EINVAL;
 	if (strategy == UIRQ_SIM_PCT && (pct_depth < 1 || pct_depth > MAX_DEPTH || pct_depth - 1 > pct_horizon))
 		return -EINVAL;
+	/*
+	 * uirq threads already running outside the mode (uirq_cpus_start()
+	 * before this start): tasks would wake them on the scheduler's futex
+	 * table, which they never read, and nothing would ever be handled.
+	 */
+	if (atomic_load(&outside))
+		return -EBUSY;
 	free(uirq_sim.trace);
 	free(uirq_sim.names);
 	memset(&uirq_sim, 0, sizeof(uirq_sim));
@@ -386,6 +436,49 @@ static void *trampoline(void *p)
 	return ret;
 }
 
+/*
+ * Outside the mode a plain thread, counted while it runs when it is a
+ * joinable one (a CPU, a handler thread, a watchdog: uirq's long-lived
+ * threads), so that a start with such threads still running is refused.
+ */
+struct outside_thread {
+	void *(*fn)(void *);
+	void *arg;
+};
+
+static void *outside_fn(void *p)
+{
+	struct outside_thread o = *(struct outside_thread *)p;
+	void *ret;
+
+	free(p);
+	ret = o.fn(o.arg);
+	atomic_fetch_sub(&outside, 1);
+	return ret;
+}
+
+static int outside_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	int detached = PTHREAD_CREATE_JOINABLE, err;
+
+	if (attr)
+		pthread_attr_getdetachstate(attr, &detached);
+	if (detached == PTHREAD_CREATE_DETACHED)
+		return pthread_create(thread, attr, fn, arg);
+	struct outside_thread *o = malloc(sizeof(*o));
+
+	if (!o)
+		return EAGAIN;
+	*o = (struct outside_thread){ fn, arg };
+	atomic_fetch_add(&outside, 1);
+	err = pthread_create(thread, attr, outside_fn, o);
+	if (err) {
+		atomic_fetch_sub(&outside, 1);
+		free(o);
+	}
+	return err;
+}
+
 int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr,
 			   void *(*fn)(void *), void *arg, const char *name)
 {
@@ -393,7 +486,7 @@ int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr,
 	int err;
 
 	if (!me)
-		return pthread_create(thread, attr, fn, arg);
+		return outside_create(thread, attr, fn, arg);
 	if (uirq_sim.deadlocked)
 		return EAGAIN;
 	int detached = PTHREAD_CREATE_JOINABLE;
@@ -449,6 +542,7 @@ enum uirq_sim_status uirq_sim_stop(void)
 		fputs("uirq sim: uirq_sim_stop() outside task 0\n", stderr);
 		abort();
 	}
+	uirq_sim.stopping = true;
 	while (!uirq_sim.deadlocked && uirq_sim.alive > 1) {
 		me->state = T_JOIN;
 		me->addr = NULL;

@@ -64,6 +64,13 @@ int uirq_sim_refuse(const char *what);
  * uirq_sim_yield(), a spin loop's, which lets the others run first.
  */
 void uirq_sim_preempt(void);
+/*
+ * The calling task ends only when the object that made it is destroyed (a
+ * timerfd line's timer): once task 0 is in uirq_sim_stop() nothing is left
+ * to end it, so its timer no longer keeps the run going and the stop
+ * reports it instead of moving virtual time on forever.
+ */
+void uirq_sim_set_owned(void);
 /* How long the token may stay with one task before the stall watcher reports it (default 10 s wall). */
 void uirq_sim_set_stall_ms(uint64_t ms);
 

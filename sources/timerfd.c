@@ -51,6 +51,8 @@ static void *sim_timer_fn(void *arg)
 {
 	struct sim_timer *t = arg;
 
+	/* Only the line's destruction ends it: a line left alive at the stop is reported, not ticked forever. */
+	uirq_sim_set_owned();
 	while (!atomic_load(&t->stop)) {
 		unsigned int seq = atomic_load(&t->seq);
 		uint64_t next = atomic_load(&t->next), now = uirq_sim_clock_ns();
@@ -93,7 +95,8 @@ static void sim_timer_release(struct uirq_fd_line *l)
 {
 	struct sim_timer *t = fd_line_priv(l);
 
-	if (t->started) {
+	/* After a stop that ended its task (the line was left alive), there is no task to stop. */
+	if (t->started && uirq_sim_on) {
 		atomic_store(&t->stop, true);
 		atomic_fetch_add(&t->seq, 1);
 		uirq_futex_wake(&t->seq, 1);

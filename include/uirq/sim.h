@@ -45,7 +45,21 @@ enum uirq_sim_status {
  * Begin the mode on the calling thread, which becomes task 0 ("main").
  * pct_depth is PCT's d (bugs of depth d are found with probability at least
  * 1/(n k^(d-1)) for n tasks and k steps); ignored by UIRQ_SIM_RANDOM.
- * 0; -EBUSY when the mode already runs; -EINVAL for a depth out of 1..64.
+ * 0; -EBUSY when the mode already runs, or when uirq threads made outside
+ * it still run (uirq_cpus_start() before this start: they could not be
+ * scheduled, and nothing would be handled); -EINVAL for a strategy that is
+ * none of the enum's or a PCT depth out of 1..64.
+ *
+ * The strategies' guarantees.  UIRQ_SIM_RANDOM draws the next task
+ * uniformly at each decision: every interleaving has a non-zero chance,
+ * but one that needs d specific preemptions among k steps is found with a
+ * chance that falls like (1/n)^d.  UIRQ_SIM_PCT gives the tasks random
+ * distinct priorities and lowers the running task below all others at
+ * d-1 random steps of the first k: a bug of depth d (d ordering
+ * constraints) is found with probability at least 1/(n k^(d-1)) per run,
+ * for n tasks (Burckhardt et al.).  A spin loop's yield sets the spinner
+ * aside until another task takes a decision, without changing its
+ * priority: a task that contended once on a lock can still preempt later.
  */
 int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int pct_depth);
 /* PCT's horizon k: change points are drawn among steps 1..k (default 1000); call before the start. */

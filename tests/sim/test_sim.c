@@ -433,3 +433,159 @@ UIRQ_TEST(sim, stall_outside_scheduler_named, .timeout = 30)
 	assert_true(strstr(buf, "kernel state S"), "%s", buf);
 	close(stall_pipe[0]);
 }
+
+/*
+ * PCT without the demotion bias: task A spins once (a spin loop's yield),
+ * then A and B wake at the same virtual instant and each notes its name.
+ * Over 100 seeds at depth 1 (no change point: the order is the initial
+ * priorities') A must come first in about half.  Before, the one yield
+ * demoted A below every task for the rest of the run: B first in all 100.
+ */
+static void *spin_once_then_note(void *arg)
+{
+	(void)arg;
+	uirq_sim_yield();
+	uirq_sim_sleep_ns(1000);
+	note('A');
+	return NULL;
+}
+
+static void *note_b(void *arg)
+{
+	(void)arg;
+	uirq_sim_sleep_ns(1000);
+	note('B');
+	return NULL;
+}
+
+UIRQ_TEST(sim, pct_spinner_still_preempts, .timeout = 60)
+{
+	unsigned int a_first = 0;
+
+	for (uint64_t seed = 0; seed < 100; seed++) {
+		pthread_t a, b;
+
+		shared_len = 0;
+		assert_eq(uirq_sim_start(seed, UIRQ_SIM_PCT, 1), 0);
+		assert_eq(uirq_sim_thread_create(&a, NULL, spin_once_then_note, NULL, "spinner"), 0);
+		assert_eq(uirq_sim_thread_create(&b, NULL, note_b, NULL, "other"), 0);
+		assert_eq(uirq_sim_thread_join(a, NULL), 0);
+		assert_eq(uirq_sim_thread_join(b, NULL), 0);
+		assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+		assert_eq(shared_len, 2u);
+		a_first += shared[0] == 'A';
+	}
+	/* Binomial(100, 1/2): outside 20..80 with probability below 1e-9, and the seeds are fixed. */
+	assert_ge(a_first, 20u, "the task that spun once came first in %u of 100 seeds", a_first);
+	assert_le(a_first, 80u, "the task that spun once came first in %u of 100 seeds", a_first);
+}
+
+/* Two spinners waiting for a sleeper: the sleeper still runs (setting aside is not starvation). */
+static unsigned int released;
+
+static void *spin_until_released(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&released, __ATOMIC_ACQUIRE))
+		uirq_sim_yield();
+	return NULL;
+}
+
+static void *release_later(void *arg)
+{
+	(void)arg;
+	uirq_sim_sleep_ns(5000);
+	__atomic_store_n(&released, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+UIRQ_TEST(sim, spinners_do_not_starve_the_holder, .timeout = 60)
+{
+	for (uint64_t seed = 0; seed < 50; seed++) {
+		for (int s = 0; s < 2; s++) {
+			pthread_t t[3];
+
+			released = 0;
+			assert_eq(uirq_sim_start(seed, s ? UIRQ_SIM_PCT : UIRQ_SIM_RANDOM, 3), 0);
+			assert_eq(uirq_sim_thread_create(&t[0], NULL, spin_until_released, NULL, "spin1"), 0);
+			assert_eq(uirq_sim_thread_create(&t[1], NULL, spin_until_released, NULL, "spin2"), 0);
+			assert_eq(uirq_sim_thread_create(&t[2], NULL, release_later, NULL, "holder"), 0);
+			for (int i = 0; i < 3; i++)
+				assert_eq(uirq_sim_thread_join(t[i], NULL), 0);
+			assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+			assert_eq(uirq_sim_now_ns(), 5000u, "seed %llu: the holder's sleep is all the time the run took",
+				  (unsigned long long)seed);
+		}
+	}
+}
+
+/* Misuse of the mode's API: an error, never a silent no-op. */
+UIRQ_TEST(sim, start_refuses_bad_arguments)
+{
+	assert_eq(uirq_sim_start(1, (enum uirq_sim_strategy)7, 3), -EINVAL);
+	assert_eq(uirq_sim_start(1, (enum uirq_sim_strategy)-1, 3), -EINVAL);
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_PCT, 0), -EINVAL);
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_PCT, 65), -EINVAL);
+	assert_false(uirq_sim_running());
+}
+
+/* A thread made by uirq_sim_thread_create() outside the mode, still running: the start is refused. */
+static unsigned int outside_go;
+
+static void *outside_thread(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&outside_go, __ATOMIC_ACQUIRE))
+		uirq_futex_wait(&outside_go, 0);
+	return NULL;
+}
+
+UIRQ_TEST(sim, start_refused_while_outside_threads_run, .timeout = 30)
+{
+	pthread_t t;
+
+	outside_go = 0;
+	assert_eq(uirq_sim_thread_create(&t, NULL, outside_thread, NULL, "outside"), 0);
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_RANDOM, 0), -EBUSY);
+	assert_false(uirq_sim_running());
+	__atomic_store_n(&outside_go, 1, __ATOMIC_RELEASE);
+	uirq_futex_wake(&outside_go, 1);
+	assert_eq(uirq_sim_thread_join(t, NULL), 0);
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_RANDOM, 0), 0);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+}
+
+/* A task only its owner ends, still ticking at the stop: reported, not ticked forever. */
+static unsigned int owned_ticks;
+
+static void *owned_ticker(void *arg)
+{
+	unsigned int never = 0;
+
+	(void)arg;
+	uirq_sim_set_owned();
+	for (;;) {
+		uirq_futex_wait_timeout(&never, 0, 1000000);
+		owned_ticks++;
+	}
+	return NULL;
+}
+
+UIRQ_TEST(sim, owned_task_left_at_stop_reported, .timeout = 20)
+{
+	pthread_t t;
+
+	owned_ticks = 0;
+	assert_eq(uirq_sim_start(5, UIRQ_SIM_PCT, 3), 0);
+	assert_eq(uirq_sim_thread_create(&t, NULL, owned_ticker, NULL, "ticker"), 0);
+	uirq_sim_sleep_ns(3500000);
+	assert_eq(owned_ticks, 3u, "an owned task's timer fires while the run goes on");
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_DEADLOCK);
+
+	const char *r = uirq_sim_report();
+
+	fputs(r, stderr);
+	assert_true(strstr(r, "uirq_sim_stop() at step"), "%s", r);
+	assert_true(strstr(r, "'ticker' (ends when its owner ends it)"), "%s", r);
+	assert_eq(owned_ticks, 3u, "no tick after the stop began");
+}

@@ -225,3 +225,46 @@ UIRQ_TEST(simlines, foreign_fds_refused, .timeout = 60)
 	uirq_irq_free_descs((unsigned int)irq, 1);
 	close(efd);
 }
+
+/*
+ * A periodic timer line left alive at the stop: its task ticks forever and
+ * only the line's destruction ends it.  Before, the stop moved virtual time
+ * on without end at full CPU; now it returns UIRQ_SIM_DEADLOCK with a
+ * report naming the timer task.
+ */
+UIRQ_TEST(simlines, timer_line_left_alive_at_stop_reported, .timeout = 30)
+{
+	struct uirq_fd_line *l;
+	int irq;
+
+	assert_eq(uirq_sim_start(2, UIRQ_SIM_PCT, 3), 0);
+	irq = uirq_timerfd_line_create(0, MS, MS, &l);
+	assert_gt(irq, 0);
+	uirq_sim_sleep_ns(5 * MS);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_DEADLOCK);
+
+	const char *r = uirq_sim_report();
+	char want[64];
+
+	fputs(r, stderr);
+	snprintf(want, sizeof(want), "'timerfd/%d' (ends when its owner ends it)", irq);
+	assert_true(strstr(r, "uirq_sim_stop() at step"), "%s", r);
+	assert_true(strstr(r, want), "%s", r);
+	/* The line can still be destroyed afterwards: its task is gone, nothing to stop. */
+	assert_eq(uirq_fd_line_destroy(l), 0);
+}
+
+/* uirq's CPUs started before the mode are not its tasks: the start says so instead of handling nothing. */
+UIRQ_TEST(simlines, start_after_cpus_refused, .timeout = 30)
+{
+	struct uirq_cpu_config cfg = { .nr_cpus = 1 };
+
+	assert_eq(uirq_cpus_start(&cfg), 0);
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_PCT, 3), -EBUSY);
+	assert_false(uirq_sim_running());
+	uirq_cpus_stop();
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_PCT, 3), 0);
+	assert_eq(uirq_cpus_start(&cfg), 0);
+	uirq_cpus_stop();
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+}
