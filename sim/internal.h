@@ -39,6 +39,7 @@ struct uirq_sim_task {
 struct uirq_sim_state {
 	bool running, deadlocked, aborting;
 	bool stopping;			/* task 0 is in uirq_sim_stop() */
+	unsigned int nspun;		/* tasks set aside after a spin loop's yield */
 	enum uirq_sim_strategy strategy;
 	uint64_t rng, now, steps, low_prio;
 	uint64_t change[MAX_DEPTH];

@@ -256,6 +256,24 @@ static void describe(void)
 	}
 }
 
+static bool change_point(uint64_t step)
+{
+	for (unsigned int i = 0; i < uirq_sim.nchange; i++)
+		if (uirq_sim.change[i] == step)
+			return true;
+	return false;
+}
+
+/* Every task set aside after a spin loop's yield competes again. */
+static void unspin(void)
+{
+	if (!uirq_sim.nspun)
+		return;
+	for (size_t i = 0; i < uirq_sim.nlive; i++)
+		uirq_sim.live[i]->spun = false;
+	uirq_sim.nspun = 0;
+}
+
 /*
  * A synchronisation point: the caller (holding the token, its state already
  * set) gives the token to the task the strategy picks and waits for it back.
@@ -267,9 +285,8 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	uirq_sim.steps++;
 	if (uirq_sim.strategy == UIRQ_SIM_PCT) {
 		/* A change point: the task that reaches it drops below every other, for good (PCT's one move). */
-		for (unsigned int i = 0; i < uirq_sim.nchange; i++)
-			if (uirq_sim.change[i] == uirq_sim.steps)
-				me->prio = uirq_sim.low_prio--;
+		if (change_point(uirq_sim.steps))
+			me->prio = uirq_sim.low_prio--;
 	}
 	/*
 	 * A yield is a spin loop's: it waits for another task, so another task
@@ -288,18 +305,18 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	 * preempt again: a lock inversion on a busy path was found by 2 seeds
 	 * of 1000 instead of random's 389.)
 	 */
-	if (r == UIRQ_SIM_R_YIELD)
+	if (r == UIRQ_SIM_R_YIELD && !me->spun) {
 		me->spun = true;
-	else
-		for (size_t i = 0; i < uirq_sim.nlive; i++)
-			uirq_sim.live[i]->spun = false;
+		uirq_sim.nspun++;
+	} else if (r != UIRQ_SIM_R_YIELD) {
+		unspin();
+	}
 	next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
 	if (!next && r == UIRQ_SIM_R_YIELD && fire_timers())
 		next = pick(me);
 	if (!next) {
-		/* Only spinners left runnable: the one at the highest priority, the others stay aside. */
-		for (size_t i = 0; i < uirq_sim.nlive; i++)
-			uirq_sim.live[i]->spun = false;
+		/* Only spinners left runnable: the one at the highest priority. */
+		unspin();
 		next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
 	}
 	if (!next)
@@ -316,6 +333,9 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 		next = uirq_sim.tasks[0];
 		uirq_sim_make_runnable(next, -EDEADLK);
 	}
+	/* An access that left the running task running is no decision worth a trace entry (there are millions). */
+	if (r == UIRQ_SIM_R_ACCESS && next == me)
+		return;
 	log_step(next, r);
 	if (next == me)
 		return;
@@ -349,6 +369,26 @@ void uirq_sim_preempt(void)
 
 	if (me && !uirq_sim.deadlocked)
 		uirq_sim_schedule(me, UIRQ_SIM_R_PREEMPT);
+}
+
+void uirq_sim_access_point(void)
+{
+	struct uirq_sim_task *me = uirq_sim_current;
+
+	if (!me || uirq_sim.deadlocked)
+		return;
+	/*
+	 * PCT always runs the highest-priority runnable task, and only a
+	 * decision changes which that is (a wake, a timer, a change point):
+	 * between decisions the caller is it.  So an access is one step, and a
+	 * decision only where a change point falls (or a spinner waits to be
+	 * let back in) - the common case costs a counter and a compare.
+	 */
+	if (uirq_sim.strategy == UIRQ_SIM_PCT && !uirq_sim.nspun && !change_point(uirq_sim.steps + 1)) {
+		uirq_sim.steps++;
+		return;
+	}
+	uirq_sim_schedule(me, UIRQ_SIM_R_ACCESS);
 }
 
 void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg)

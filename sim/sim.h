@@ -22,6 +22,7 @@ enum uirq_sim_reason {
 	UIRQ_SIM_R_SLEEP,
 	UIRQ_SIM_R_JOIN,	/* a join or the stop waits for tasks to end */
 	UIRQ_SIM_R_PREEMPT,	/* a preemption point: a line raised */
+	UIRQ_SIM_R_ACCESS,	/* a shared-memory access of instrumented code that changed the running task */
 };
 
 struct uirq_sim_step {

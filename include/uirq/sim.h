@@ -117,6 +117,17 @@ void uirq_sim_wake_word(uint32_t *word, int nr);
  */
 void uirq_sim_set_daemon(void);
 
+/*
+ * A scheduling point at a shared-memory access, which code compiled for
+ * the mode calls before each load, store and atomic (the access hooks of
+ * libuirq-sim-access, see docs/design.md): under PCT one step (the caller
+ * keeps running unless a change point falls on it), under random a choice
+ * among the runnable tasks.  This is what lets the mode interleave two
+ * tasks between a check and the act that depends on it.  From a thread
+ * that is not a task, nothing.
+ */
+void uirq_sim_access_point(void);
+
 /* A scheduling point (from a thread that is not a task, sched_yield()). */
 void uirq_sim_yield(void);
 /* Sleep in virtual time: costs no wall time (from a thread that is not a task, nanosleep()). */
