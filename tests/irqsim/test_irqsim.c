@@ -5,6 +5,7 @@
  * and its --trace file.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1096,4 +1098,299 @@ UIRQ_TEST(irqsim, edges_on_a_status_read_credit_what_it_saw, .timeout = 120)
 		json_free(j);
 		result_free(&r);
 	}
+}
+
+/* ---- the judge: what the model can deliver, not a wall clock ---- */
+
+/* counts.NAME of a --json run, printed with the seed's words. */
+static double count(const struct jval *j, const char *what, const char *name)
+{
+	char path[64];
+	double v;
+
+	snprintf(path, sizeof(path), "counts.%s", name);
+	v = num(j, path);
+	printf("# %s: %s %g\n", what, name, v);
+	return v;
+}
+
+/*
+ * At 15 kHz a one-byte register read is 2.6 ms of wire: the three that
+ * answer an edge outlast the default scenario's 5 ms press, so the status
+ * read finds the button already up - as the hardware would.  The judge
+ * calls the press unread (the bus was busy all the while) and its release
+ * no change (the key never went down), not lost: every seed failed.
+ */
+UIRQ_TEST(irqsim, seeded_slow_bus_is_judged_on_what_it_can_read, .timeout = 120)
+{
+	static const char *const strategies[] = { "random", "pct:3" };
+
+	for (int seed = 1; seed <= 4; seed++) {
+		char s[8], what[48];
+		const char *args[] = { "--bus-speed", "15k", "--seed", s, "--strategy", strategies[seed % 2], "--json", NULL };
+		struct result r;
+		struct jval *j;
+
+		snprintf(s, sizeof(s), "%d", seed);
+		snprintf(what, sizeof(what), "--seed %d --strategy %s", seed, strategies[seed % 2]);
+		r = run(args);
+		assert_eq(r.status, 0, "%s: exit %d\nstderr:\n%s", what, r.status, r.err);
+		j = parse_json(r.out);
+		assert_eq(count(j, what, "judged"), 14);
+		assert_eq(count(j, what, "delivered"), 12);
+		assert_eq(count(j, what, "lost"), 0);
+		assert_eq(count(j, what, "unread"), 1);
+		assert_eq(count(j, what, "no_change"), 1);
+		assert_eq(json_get(&json_get(j, "edges")->kids[0], "events")->num, 0, "%s: the 5 ms press", what);
+		json_free(j);
+		result_free(&r);
+	}
+}
+
+/*
+ * A 30 ms controller delay on every transfer: the release's status read is
+ * on the bus longer than the settle's 20 ms quiet period.  A transfer on
+ * the bus is activity: the release is delivered.  Before, the settle tore
+ * the board down under it and every seed failed with the release lost.
+ */
+UIRQ_TEST(irqsim, seeded_settle_waits_for_a_transfer_on_the_bus, .timeout = 120)
+{
+	for (int seed = 1; seed <= 3; seed++) {
+		char s[8], what[16];
+		const char *args[] = { "--seed", s, "--json", NULL };
+		struct result r;
+		struct jval *j;
+
+		snprintf(s, sizeof(s), "%d", seed);
+		snprintf(what, sizeof(what), "--seed %d", seed);
+		r = run_scenario_text("i2c-fault delay 30ms\nhold 100ms\nwait 20ms\n", args);
+		assert_eq(r.status, 0, "%s: exit %d\nstderr:\n%s", what, r.status, r.err);
+		j = parse_json(r.out);
+		assert_eq(count(j, what, "delivered"), 2);
+		assert_eq(count(j, what, "lost"), 0);
+		json_free(j);
+		result_free(&r);
+	}
+}
+
+/*
+ * A stuck bus (1 s) under the first press: that press and its release are
+ * excused (faulted), and the press after the bus came back is still judged
+ * and delivered.  Before, one injected fault switched every delivery check
+ * of the run off.
+ */
+UIRQ_TEST(irqsim, seeded_fault_excuses_only_the_edges_it_reached, .timeout = 120)
+{
+	const char *args[] = { "--seed", "2", "--json", NULL };
+	struct result r = run_scenario_text("i2c-fault timeout\nhold 5ms\nwait 1500ms\nhold 10ms\nwait 10ms\n", args);
+	struct jval *j;
+	const struct jval *edges;
+
+	assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+	j = parse_json(r.out);
+	assert_eq(count(j, "--seed 2", "i2c_faults_injected"), 1);
+	assert_eq(count(j, "--seed 2", "judged"), 4);
+	assert_eq(count(j, "--seed 2", "faulted"), 2);
+	assert_eq(count(j, "--seed 2", "delivered"), 2);
+	edges = json_get(j, "edges");
+	assert_eq(json_get(&edges->kids[2], "events")->num, 1, "the press after the stuck bus");
+	assert_eq(json_get(&edges->kids[3], "events")->num, 1, "its release");
+	json_free(j);
+	result_free(&r);
+}
+
+/*
+ * The shared line's threaded device sleeps 20 us "on a slow bus" in its
+ * thread: on uirq's clock, so in a --seed run its thread span is 20 us of
+ * virtual time.  It called nanosleep(): 0 us and no scheduling point.
+ */
+UIRQ_TEST(irqsim, seeded_shared_line_slow_bus_takes_virtual_time, .timeout = 60)
+{
+	char trace[] = "/tmp/irqsim-traceXXXXXX";
+	const char *args[] = { "--seed", "1", "--json", "--trace", trace, NULL };
+	int fd = mkstemp(trace);
+	struct result r;
+	char *text;
+	struct jval *j;
+	const struct jval *evs;
+	size_t spans = 0;
+
+	assert_ge(fd, 0);
+	close(fd);
+	r = run_scenario_text("shared 3 4\nwait 1ms\n", args);
+	assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
+	j = parse_json(r.out);
+	assert_true(json_get(&json_get(j, "lines")->kids[0], "kept")->b, "the line's promise");
+	json_free(j);
+	text = slurp(trace);
+	unlink(trace);
+	j = parse_json(text);
+	evs = json_get(j, "traceEvents");
+	for (size_t i = 0; i < evs->n; i++) {
+		const struct jval *name = json_get(&evs->kids[i], "name");
+
+		if (!name || name->type != J_STR || !strstr(name->str, "dummy-threaded"))
+			continue;
+		printf("# %s: %g us\n", name->str, json_get(&evs->kids[i], "dur")->num);
+		assert_eq(json_get(&evs->kids[i], "dur")->num, 20.0);
+		spans++;
+	}
+	assert_eq(spans, 4u, "one thread run per raise, 1 ms apart");
+	json_free(j);
+	free(text);
+	result_free(&r);
+}
+
+/* ---- a --seed run's verdict and output are not the wall clock's ---- */
+
+/* Twenty presses: more output than a one-page pipe holds. */
+static char *presses_text(void)
+{
+	static char text[512];
+
+	text[0] = '\0';
+	for (int i = 0; i < 20; i++)
+		strcat(text, "hold 5ms\nwait 10ms\n");
+	return text;
+}
+
+/* Whether pid has ended, leaving it to be reaped. */
+static bool ended(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	assert_eq(waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT), 0);
+	return si.si_pid == pid;
+}
+
+/*
+ * The same seeded run with its stdout a one-page pipe that nobody reads
+ * until it is full: the run does not wait for its reader - it has ended
+ * (its trace file is written) before its output fills the pipe - and its
+ * output, stderr and exit status are the file run's, byte for byte.
+ * Before, the live lines were written as they came: the task writing one
+ * blocked on the full pipe holding the scheduler's token, the run stood
+ * still (the stall check would have failed it after 10 s of that, the
+ * --timeout after the scenario's time + 30 s) and the trace was empty.
+ */
+UIRQ_TEST(irqsim, seeded_run_does_not_wait_for_its_reader, .timeout = 120)
+{
+	char trace[] = "/tmp/irqsim-traceXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--seed", "7", "--trace", trace, "--scenario", path, NULL };
+	int fd = mkstemp(trace), fe = mkstemp(errp), p[2], cap, queued = 0, st;
+	struct result file;
+	char *want_trace, *got_trace, *out;
+	size_t len = 0, size = 1 << 16;
+	pid_t pid;
+
+	assert_true(fd >= 0 && fe >= 0);
+	close(fd);
+	/* One scenario file for both runs: its name is in the output. */
+	scenario_file(path, presses_text());
+	file = run(args);
+	want_trace = slurp(trace);
+	assert_eq(pipe(p), 0);
+	cap = fcntl(p[1], F_SETPIPE_SZ, 4096);
+	assert_ge(cap, 4096);
+	printf("# pipe of %d bytes, %zu bytes of output\n", cap, strlen(file.out));
+	assert_gt(strlen(file.out), (size_t)cap, "the output must fill the pipe");
+	truncate(trace, 0);
+	pid = spawn(args, p[1], -1, fe);
+	close(p[1]);
+	/* Full: no room left for another line (a write that does not fit in the one page waits whole). */
+	while (queued <= cap - 512 && !ended(pid)) {
+		assert_eq(ioctl(p[0], FIONREAD, &queued), 0);
+		usleep(10000);
+	}
+	got_trace = slurp(trace);
+	printf("# pipe full: %d bytes queued; the trace file has %zu bytes (the file run's %zu)\n", queued,
+	       strlen(got_trace), strlen(want_trace));
+	assert_str_eq(got_trace, want_trace, "the run waited for its reader");
+	out = malloc(size);
+	assert_not_null(out);
+	for (ssize_t n; (n = read(p[0], out + len, size - len - 1)) > 0;) {
+		len += (size_t)n;
+		assert_lt(len, size - 1);
+	}
+	out[len] = '\0';
+	close(p[0]);
+	assert_eq(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st), "killed by a signal");
+	printf("# exit %d (the file run's %d)\n", WEXITSTATUS(st), file.status);
+	assert_eq(WEXITSTATUS(st), file.status);
+	assert_eq(file.status, 0, "stderr:\n%s", file.err);
+	assert_str_eq(out, file.out);
+	free(got_trace);
+	got_trace = slurp(errp);
+	assert_str_eq(got_trace, file.err);
+	close(fe);
+	unlink(errp);
+	unlink(trace);
+	unlink(path);
+	free(got_trace);
+	free(want_trace);
+	free(out);
+	result_free(&file);
+}
+
+/* Whether pid has started its CPUs (a thread "uirq/cpu0"): the run is under way. */
+static bool cpus_started(pid_t pid)
+{
+	char path[64], comm[32];
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	for (struct dirent *de; d && !found && (de = readdir(d));) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%.16s/comm", (int)pid, de->d_name);
+		f = fopen(path, "r");
+		if (f) {
+			found = fgets(comm, sizeof(comm), f) && !strncmp(comm, "uirq/cpu0", 9);
+			fclose(f);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * The same seeded run stopped for 2 s while it runs (SIGSTOP, as Ctrl-Z
+ * or a debugger stops it) then continued: the same output, stderr and
+ * exit status, byte for byte.  A storm makes the run last long enough in
+ * wall time to be stopped in the middle.
+ */
+UIRQ_TEST(irqsim, seeded_run_stopped_and_continued_keeps_its_verdict, .timeout = 120)
+{
+	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX", path[] = "/tmp/irqsim-scXXXXXX";
+	const char *args[] = { "--seed", "9", "--scenario", path, NULL };
+	const char *text = "storm 13 20000\nhold 5ms\nwait 10ms\nhold 10ms\nwait 10ms\n";
+	struct result plain, stopped;
+	int fo, fe;
+	pid_t pid;
+
+	scenario_file(path, text);
+	plain = run(args);
+	fo = mkstemp(outp);
+	fe = mkstemp(errp);
+	assert_true(fo >= 0 && fe >= 0);
+	pid = spawn(args, OUT_CAPTURE, fo, fe);
+	while (!cpus_started(pid) && !ended(pid))
+		usleep(1000);
+	printf("# stopped %s\n", ended(pid) ? "after the run (it ended first)" : "while it ran");
+	assert_eq(kill(pid, SIGSTOP), 0);
+	sleep(2);
+	assert_eq(kill(pid, SIGCONT), 0);
+	stopped = reap(pid, outp, fo, errp, fe);
+	unlink(path);
+	printf("# exit %d (unstopped %d)\n", stopped.status, plain.status);
+	assert_eq(plain.status, 0, "stderr:\n%s", plain.err);
+	assert_eq(stopped.status, plain.status, "stderr:\n%s", stopped.err);
+	assert_str_eq(stopped.out, plain.out);
+	assert_str_eq(stopped.err, plain.err);
+	result_free(&plain);
+	result_free(&stopped);
 }

@@ -9,7 +9,10 @@
  * in virtual time still ends the process, with the scheduler's clock named.
  */
 #define _GNU_SOURCE
+#include <signal.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "irqsim.h"
@@ -73,4 +76,36 @@ UIRQ_TEST(irqsim_watchdog, a_free_phase_is_timed_on_the_wall, .timeout = 30, .ex
 	for (int i = 0; i < 100; i++)
 		wall_sleep_ms(50);
 	assert_true(false, "the watchdog did not fire");
+}
+
+/*
+ * A seeded run stopped (SIGSTOP, Ctrl-Z, a debugger) for 2 s under a
+ * --timeout of 1 s: the time it stood still is not time it ran, and the
+ * watchdog lets it be.  The whole-run deadline was wall time: it fired as
+ * the run was continued (exit 1, "reached its --timeout of 1 s").
+ */
+UIRQ_TEST(irqsim_watchdog, a_stopped_run_is_not_a_stuck_one, .timeout = 30)
+{
+	struct watchdog wd;
+	pid_t self = getpid(), helper;
+	int st;
+
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_PCT, 3), 0);
+	watchdog_start(&wd, &run, 1.0);
+	watchdog_phase(&wd, "hold", 3, 100 * MS);
+	helper = fork();
+	assert_ge(helper, 0);
+	if (!helper) {
+		kill(self, SIGSTOP);
+		wall_sleep_ms(2000);
+		kill(self, SIGCONT);
+		_exit(0);
+	}
+	assert_eq(waitpid(helper, &st, 0), helper);
+	assert_true(WIFEXITED(st) && !WEXITSTATUS(st));
+	/* A look of the watchdog's after the continue: where it fired. */
+	wall_sleep_ms(200);
+	watchdog_phase(&wd, "settling", 0, 0);
+	watchdog_stop(&wd);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
 }

@@ -96,6 +96,7 @@ struct sim_xfer {
 	 * edges_seen - 1's (latency.c); -1 for every other transfer.
 	 */
 	long edges_seen;
+	bool injected;			/* failed by a fault the scenario injected */
 };
 
 /* One lockdep or might_sleep report. */
@@ -116,6 +117,8 @@ struct sim_line_result {
 	unsigned int line, irq;
 	bool storm;
 	unsigned long edges;		/* storm: edges pulsed */
+	unsigned long handled;		/* storm: the handler's invocations */
+	bool threaded;			/* storm: its handler forced into a thread (--threadirqs) */
 	unsigned long raised[2];	/* shared: events raised on dummy-primary, dummy-threaded */
 	unsigned long served[2];
 	unsigned long irqs;		/* interrupts taken */
@@ -174,7 +177,7 @@ struct irqsim_run {
 
 /* run.c: everything from CPUs up to teardown; 0, or -1 when the board could not be built. */
 int irqsim_run(struct irqsim_run *r);
-/* The exit status the run earned. */
+/* judge.c: the exit status the run earned. */
 int irqsim_verdict(const struct irqsim_run *r);
 
 /* latency.c: attribute events to edges; summaries over delivered edges. */
@@ -185,15 +188,24 @@ struct lat_summary {
 void latency_match(struct irqsim_run *r);
 /* minus_bus: subtract each edge's modelled wire time; to_client: up to the read, not the stamp. */
 void latency_summary(const struct irqsim_run *r, bool minus_bus, bool to_client, struct lat_summary *s);
-/* How the scenario's edges were delivered (latency.c explains "judged"). */
+/*
+ * How the scenario's edges were delivered (judge.c says how each is
+ * decided).  The judged ones are ok, lost, duplicated, wrong, or excused:
+ * unread, no_change or faulted.
+ */
 struct delivery {
 	size_t judged;		/* edges with the button still for 2 ms on both sides */
 	size_t ok;		/* ... answered by exactly one event (bounced: ending at the final level) */
 	size_t lost, duplicated, wrong;
+	size_t unread;		/* ... no event: the bus was busy the whole time the level lasted */
+	size_t no_change;	/* ... no event: every read of it found the key already at its level */
+	size_t faulted;		/* ... not delivered, beside a transfer that failed by an injected fault */
 	size_t short_edges;	/* edges of presses or gaps under 2 ms: not judged */
 	size_t short_seen;	/* ... that got an event anyway */
 };
 void latency_delivery(const struct irqsim_run *r, struct delivery *d);
+/* judge.c: whether a storm or shared line kept its promise (why not into why, when it did not). */
+bool line_kept_promise(const struct sim_line_result *l, char *why, size_t len);
 
 /* report.c: the human report at the end. */
 void report_print(FILE *f, const struct irqsim_run *r);
@@ -241,6 +253,20 @@ int gettid_int(void);
  */
 void out_flush(void);
 int out_error(void);
+/*
+ * What is written while the scenario runs - the evtest and log lines,
+ * lockdep's report texts - goes through out_printf().  In a --seed run
+ * (out_hold(), before the first task starts) it waits in memory until the
+ * run has ended and the watchdog has stopped (out_release()): written as it
+ * comes, a reader of the pipe that does not keep up (or a terminal stopped
+ * with Ctrl-S) would block the task writing it while that task holds the
+ * scheduler's token, and the wall time that costs would reach the verdict
+ * - the scheduler's stall check after 10 s, --timeout.  Same bytes, later.
+ * A free run writes (and flushes) at once.
+ */
+void out_hold(void);
+void out_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void out_release(void);
 char *xstrdup(const char *s);
 
 #endif

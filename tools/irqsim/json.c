@@ -125,11 +125,12 @@ static void print_lines(FILE *f, const struct irqsim_run *r)
 		fprintf(f, "%s\n {\"line\":%u,\"irq\":%u,\"kind\":\"%s\",\"irqs\":%lu,\"disabled\":%s", i ? "," : "",
 			l->line, l->irq, l->storm ? "storm" : "shared", l->irqs, l->disabled ? "true" : "false");
 		if (l->storm)
-			fprintf(f, ",\"edges\":%lu", l->edges);
+			fprintf(f, ",\"edges\":%lu,\"handled\":%lu", l->edges, l->handled);
 		else
 			fprintf(f, ",\"devices\":[{\"name\":\"dummy-primary\",\"raised\":%lu,\"served\":%lu},"
 				"{\"name\":\"dummy-threaded\",\"raised\":%lu,\"served\":%lu}]",
 				l->raised[0], l->served[0], l->raised[1], l->served[1]);
+		fprintf(f, ",\"kept\":%s", line_kept_promise(l, NULL, 0) ? "true" : "false");
 		fputs(",\"spurious\":", f);
 		json_string(f, l->spurious);
 		fputc('}', f);
@@ -231,10 +232,11 @@ void json_print(FILE *f, const struct irqsim_run *r)
 	for (size_t i = 0; i < r->events.n; i++)
 		keys += VEC_AT(&r->events, struct sim_event, i)->type == EV_KEY;
 	fprintf(f, "\"counts\":{\"edges\":%zu,\"events\":%zu,\"key_events\":%zu,\"judged\":%zu,\"delivered\":%zu,\"lost\":%zu,"
-		"\"duplicated\":%zu,\"wrong\":%zu,\"short\":%zu,\"short_seen\":%zu,"
-		"\"i2c_transfers\":%" PRIu64 ",\"i2c_errors\":%" PRIu64 ",\"i2c_faults_injected\":%" PRIu64
+		"\"duplicated\":%zu,\"wrong\":%zu,\"unread\":%zu,\"no_change\":%zu,\"faulted\":%zu,"
+		"\"short\":%zu,\"short_seen\":%zu,\"i2c_transfers\":%" PRIu64 ",\"i2c_errors\":%" PRIu64 ",\"i2c_faults_injected\":%" PRIu64
 		",\"i2c_wire_us\":%.3f},\n",
-		r->edges.n, r->events.n, keys, d.judged, d.ok, d.lost, d.duplicated, d.wrong, d.short_edges, d.short_seen,
+		r->edges.n, r->events.n, keys, d.judged, d.ok, d.lost, d.duplicated, d.wrong, d.unread, d.no_change,
+		d.faulted, d.short_edges, d.short_seen,
 		r->i2c.transfers, r->i2c.errors, r->faults_injected, (double)r->i2c.wire_ns / 1000.0);
 	fputs("\"latency_us\":{", f);
 	latency_summary(r, false, false, &s);

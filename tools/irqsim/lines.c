@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lines.h"
 
@@ -130,11 +129,14 @@ static uirq_irqreturn_t threaded_primary(int irq, void *dev_id)
 static uirq_irqreturn_t threaded_thread(int irq, void *dev_id)
 {
 	struct shared_dev *d = dev_id;
-	struct timespec slow_bus = { .tv_nsec = 20000 };
 
 	(void)irq;
-	/* The point of the thread: it may sleep, here as a slow bus would make it. */
-	nanosleep(&slow_bus, NULL);
+	/*
+	 * The point of the thread: it may sleep, here as a slow bus would make
+	 * it.  On uirq's clock: in a --seed run the sleep is 20 us of virtual
+	 * time and a scheduling point, where nanosleep() took none of either.
+	 */
+	uirq_sim_sleep_ns(SHARED_SLOW_BUS_NS);
 	atomic_fetch_add(&d->served, atomic_exchange(&d->pending, 0));
 	atomic_store(&d->enabled, true);
 	update_level(d->line);
@@ -217,7 +219,9 @@ void lines_snapshot(struct lines *l, struct vec *out)
 {
 	for (unsigned int i = 0; i < SC_INTC_LINES; i++) {
 		struct line_slot *s = &l->slot[i];
-		struct sim_line_result res = { .line = i, .irq = s->irq, .storm = s->storm, .edges = s->edges };
+		struct sim_line_result res = { .line = i, .irq = s->irq, .storm = s->storm, .edges = s->edges,
+					       .handled = atomic_load(&s->storm_calls),
+					       .threaded = l->r->opts->threadirqs };
 		size_t len = 0;
 		FILE *f;
 

@@ -18,6 +18,9 @@
 #include "uirq/sources.h"
 #include "uirq/spinlock.h"
 
+/* The threaded device's service time: what its "slow bus" costs each time. */
+#define SHARED_SLOW_BUS_NS	20000u
+
 struct shared_line;
 
 struct shared_dev {

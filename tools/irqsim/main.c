@@ -440,7 +440,16 @@ static int run_scenario(const struct irqsim_opts *o)
 	vec_init(&r.irqcounts, sizeof(struct sim_irqcount));
 
 	irqsim_run(&r);
+	/*
+	 * The output is written once the watchdog has stopped: a reader that
+	 * takes its time (or a stopped one) delays it, and cannot fail the run.
+	 */
 	watchdog_stop(&wd);
+	if (o->trace_file && (err = trace_finish(&r))) {
+		fprintf(stderr, "irqsim: --trace %s: %s\n", o->trace_file, strerror(-err));
+		r.output_failed = true;
+	}
+	out_release();
 	if (r.stopped_line)
 		fprintf(stderr, "irqsim: stopped at %s:%u by %s\n", r.sc.name, r.stopped_line, irqsim_stop_cause());
 	if (o->json)

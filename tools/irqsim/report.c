@@ -35,8 +35,7 @@ void report_event_line(const struct irqsim_run *r, const struct sim_event *ev)
 	e.time.tv_sec = sec;
 	e.time.tv_usec = usec;
 	uirq_input_format_event(&e, line, sizeof(line));
-	printf("%s\n", line);
-	out_flush();
+	out_printf(stdout, "%s\n", line);
 }
 
 void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg)
@@ -45,8 +44,7 @@ void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg)
 	long sec, usec;
 
 	rel_time(r, t_ns, &sec, &usec);
-	printf("[%5ld.%06ld] %.*s\n", sec, usec, (int)(n && msg[n - 1] == '\n' ? n - 1 : n), msg);
-	out_flush();
+	out_printf(stdout, "[%5ld.%06ld] %.*s\n", sec, usec, (int)(n && msg[n - 1] == '\n' ? n - 1 : n), msg);
 }
 
 static void print_threads(FILE *f, const struct irqsim_run *r)
@@ -67,10 +65,14 @@ static void print_lines(FILE *f, const struct irqsim_run *r)
 	for (size_t i = 0; i < r->lines.n; i++) {
 		const struct sim_line_result *l = VEC_AT(&r->lines, struct sim_line_result, i);
 
+		char why[128];
+
 		if (l->storm) {
 			fprintf(f, "\nstorm on INTC line %u (irq %u): %lu edges, %lu interrupts taken, nobody claimed them%s\n",
 				l->line, l->irq, l->edges, l->irqs,
 				l->disabled ? "; the core disabled the line" : "");
+			if (!line_kept_promise(l, why, sizeof(why)))
+				fprintf(f, "  BROKEN: %s\n", why);
 		} else {
 			fprintf(f, "\nshared INTC line %u (irq %u, level): %lu interrupts taken\n", l->line, l->irq, l->irqs);
 			for (int d = 0; d < 2; d++)
@@ -102,6 +104,11 @@ static void print_delivery(FILE *f, const struct irqsim_run *r)
 	fprintf(f, "\nedges: %zu made, %zu KEY_POWER events; %zu judged: %zu delivered once, %zu lost, "
 		"%zu duplicated, %zu ending at the wrong level\n",
 		r->edges.n, keys, d.judged, d.ok, d.lost, d.duplicated, d.wrong);
+	if (d.unread || d.no_change)
+		fprintf(f, "       %zu too short for the bus to read (busy all the while), %zu leaving the key "
+			"as it was: not lost\n", d.unread, d.no_change);
+	if (d.faulted)
+		fprintf(f, "       %zu not delivered beside an injected bus fault: not lost\n", d.faulted);
 	if (d.short_edges)
 		fprintf(f, "       %zu in presses or gaps under 2 ms, not judged (%zu seen): the driver reports "
 			"the level it reads\n", d.short_edges, d.short_seen);

@@ -2,6 +2,7 @@
 /* Small helpers every part of irqsim uses: time, thread ids, thread-safe arrays. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,68 @@ void out_flush(void)
 		atomic_compare_exchange_strong(&irqsim_stop_signal, &none, IRQSIM_STOP_OUTPUT);
 	}
 	errno = saved;
+}
+
+/*
+ * A --seed run's live lines, held until the run has ended (out_hold()):
+ * each with its stream, in the order they came.
+ */
+struct held_line {
+	FILE *f;
+	char *text;
+};
+static struct vec held;
+static bool holding;
+
+void out_hold(void)
+{
+	vec_init(&held, sizeof(struct held_line));
+	holding = true;
+}
+
+void out_printf(FILE *f, const char *fmt, ...)
+{
+	struct held_line h = { .f = f };
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (!holding) {
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+		if (f == stdout)
+			out_flush();
+		else
+			fflush(f);
+		return;
+	}
+	if (vasprintf(&h.text, fmt, ap) < 0)
+		abort();	/* a line of output: nothing sensible to do without it */
+	va_end(ap);
+	if (!vec_push(&held, &h))
+		abort();
+}
+
+void out_release(void)
+{
+	struct held_line *items;
+	size_t n;
+
+	if (!holding)
+		return;
+	/* Taken whole under the lock: the watchdog may release from its thread while a task still writes. */
+	pthread_mutex_lock(&held.lock);
+	items = held.items;
+	n = held.n;
+	held.items = NULL;
+	held.n = held.cap = 0;
+	pthread_mutex_unlock(&held.lock);
+	for (size_t i = 0; i < n; i++) {
+		fputs(items[i].text, items[i].f);
+		free(items[i].text);
+	}
+	free(items);
+	fflush(stderr);
+	out_flush();
 }
 
 int out_error(void)

@@ -10,10 +10,29 @@
 #include "uirq/sim.h"
 #include "watchdog.h"
 
-/* Now on the clock of the phase's budget. */
-static uint64_t phase_now(const struct watchdog *wd)
+/*
+ * The watchdog looks every WD_TICK_NS; a step of wall time longer than
+ * WD_STEP_MAX_NS between two looks is a process that did not run (stopped
+ * by SIGSTOP, Ctrl-Z or a debugger), and counts as WD_STEP_MAX_NS: a
+ * stopped run is not a stuck one, and its verdict must not depend on how
+ * long it was stopped.  Lock held.
+ */
+#define WD_TICK_NS	50000000ull
+#define WD_STEP_MAX_NS	100000000ull
+
+static uint64_t ran_now(struct watchdog *wd)
 {
-	return wd->phase_virtual ? uirq_sim_now_ns() : wall_ns();
+	uint64_t now = wall_ns(), step = now - wd->last_wall;
+
+	wd->ran_ns += step < WD_STEP_MAX_NS ? step : WD_STEP_MAX_NS;
+	wd->last_wall = now;
+	return wd->ran_ns;
+}
+
+/* Now on the clock of the phase's budget: the run's virtual time, or the time the process ran. */
+static uint64_t phase_now(struct watchdog *wd)
+{
+	return wd->phase_virtual ? uirq_sim_now_ns() : ran_now(wd);
 }
 
 static void fire(struct watchdog *wd, uint64_t now, bool whole)
@@ -21,6 +40,8 @@ static void fire(struct watchdog *wd, uint64_t now, bool whole)
 	const struct irqsim_run *r = wd->r;
 	char what[128];
 
+	/* What the run wrote before it was cut short (a --seed run's is held until its end). */
+	out_release();
 	if (wd->line)
 		snprintf(what, sizeof(what), "the %s action at %s:%u", wd->phase, r->sc.name, wd->line);
 	else
@@ -49,15 +70,13 @@ static void *wd_main(void *arg)
 
 	pthread_mutex_lock(&wd->lock);
 	while (!wd->stop) {
-		uint64_t now = wall_ns(), until = wd->phase_virtual ? now + 50000000u : wd->phase_deadline;
+		uint64_t now = ran_now(wd), until = wall_ns() + WD_TICK_NS;
 
 		if (wd->run_deadline && now >= wd->run_deadline)
 			fire(wd, now, true);
 		if (phase_now(wd) >= wd->phase_deadline)
 			fire(wd, now, false);
-		/* A virtual deadline is looked at every 50 ms of wall time: the run's clock moves in jumps. */
-		if (wd->run_deadline && wd->run_deadline < until)
-			until = wd->run_deadline;
+		/* Every tick, whatever the deadlines: the run's clock counts ticks, and a virtual one moves in jumps. */
 		struct timespec ts = { .tv_sec = (time_t)(until / 1000000000u), .tv_nsec = (long)(until % 1000000000u) };
 
 		pthread_cond_timedwait(&wd->cond, &wd->lock, &ts);
@@ -75,10 +94,11 @@ void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
 	wd->line = 0;
 	wd->phase_virtual = false;
 	wd->stop = false;
-	wd->run_start = wd->phase_start = wall_ns();
+	wd->last_wall = wall_ns();
+	wd->ran_ns = wd->run_start = wd->phase_start = 0;
 	wd->phase_deadline = UINT64_MAX;
 	wd->timeout_s = timeout_s;
-	wd->run_deadline = timeout_s > 0 ? wd->run_start + (uint64_t)(timeout_s * 1e9) : 0;
+	wd->run_deadline = timeout_s > 0 ? (uint64_t)(timeout_s * 1e9) : 0;
 	pthread_mutex_init(&wd->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -107,7 +127,7 @@ void watchdog_set_timeout(struct watchdog *wd, double timeout_s)
 {
 	pthread_mutex_lock(&wd->lock);
 	wd->timeout_s = timeout_s;
-	wd->run_deadline = wall_ns() + (uint64_t)(timeout_s * 1e9);
+	wd->run_deadline = ran_now(wd) + (uint64_t)(timeout_s * 1e9);
 	pthread_cond_signal(&wd->cond);
 	pthread_mutex_unlock(&wd->lock);
 }

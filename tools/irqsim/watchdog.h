@@ -21,7 +21,13 @@ struct watchdog {
 	struct irqsim_run *r;
 	const char *phase;
 	unsigned int line;
+	/*
+	 * Times are the run's virtual clock (a seeded phase) or the time the
+	 * process ran (watchdog.c, ran_now(): wall time, less the time it was
+	 * stopped), counted from the start.
+	 */
 	uint64_t run_start, phase_start, phase_deadline, run_deadline;
+	uint64_t ran_ns, last_wall;
 	bool phase_virtual;	/* the phase's times are the seeded run's virtual clock */
 	double timeout_s;
 	bool stop;
@@ -36,7 +42,9 @@ void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
  * In a seeded run the budget is virtual time: a seeded run's wall time
  * says nothing about the board (a sanitizer build runs it several times
  * slower), its virtual time does; a run whose token is stuck is the
- * scheduler's stall check's, and the whole-run timeout stays wall time.
+ * scheduler's stall check's, and the whole-run timeout stays wall time -
+ * the time the process ran: a process stopped (SIGSTOP, a debugger) is not
+ * stuck, and the time it stood still counts for nothing.
  */
 void watchdog_phase(struct watchdog *wd, const char *phase, unsigned int line, uint64_t budget_ns);
 /* Bound the rest of the run by timeout_s from now (the default --timeout, known once the scenario is read). */
