@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 /*
@@ -59,7 +60,7 @@ static bool out_take(struct out *o, int fd, const char *path)
  * signal is blocked in this thread for the write, and one raised by it is
  * taken back (not one that was pending already: that is the program's).
  */
-static ssize_t write_quiet(int fd, const char *s, size_t len)
+static ssize_t write_quiet(int fd, const struct iovec *iov, int n_iov)
 {
 	static const struct timespec now;
 	sigset_t pipe_set, old, pending;
@@ -71,7 +72,7 @@ static ssize_t write_quiet(int fd, const char *s, size_t len)
 	sigaddset(&pipe_set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
 	was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
-	n = write(fd, s, len);
+	n = writev(fd, iov, n_iov);
 	err = errno;
 	if (n < 0 && err == EPIPE && !was_pending)
 		sigtimedwait(&pipe_set, NULL, &now);
@@ -80,7 +81,13 @@ static ssize_t write_quiet(int fd, const char *s, size_t len)
 	return n;
 }
 
-static bool out_write(struct out *o, const char *s, size_t len)
+/*
+ * One record in one write(2) - a JSON record and its newline as well:
+ * processes appending to one file (a make -j tree) then never interleave
+ * inside a record, as an O_APPEND write lands whole.  Only a short write
+ * (a full disk, a pipe) goes on with a second.
+ */
+static bool out_writev(struct out *o, struct iovec *iov, int n_iov)
 {
 	struct stat st;
 
@@ -88,17 +95,28 @@ static bool out_write(struct out *o, const char *s, size_t len)
 		errno = EBADF;
 		return false;
 	}
-	while (len) {
-		ssize_t n = write_quiet(o->fd, s, len);
+	while (n_iov) {
+		ssize_t n = write_quiet(o->fd, iov, n_iov);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			return false;
-		s += n;
-		len -= (size_t)n;
+		for (; n_iov && (size_t)n >= iov->iov_len; iov++, n_iov--)
+			n -= (ssize_t)iov->iov_len;
+		if (n_iov) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= (size_t)n;
+		}
 	}
 	return true;
+}
+
+static bool out_write(struct out *o, const char *s, size_t len)
+{
+	struct iovec iov = { (void *)s, len };
+
+	return out_writev(o, &iov, 1);
 }
 
 /*
@@ -145,7 +163,9 @@ static void json_line(const char *json)
 {
 	if (json_out.fd < 0)
 		return;
-	if (out_write(&json_out, json, strlen(json)) && out_write(&json_out, "\n", 1))
+	struct iovec iov[2] = { { (void *)json, strlen(json) }, { (void *)"\n", 1 } };
+
+	if (out_writev(&json_out, iov, 2))
 		return;
 	preload_msg("uirq-lockdep: cannot write to the JSON file ");
 	preload_msg(json_out.path);

@@ -475,6 +475,48 @@ UIRQ_TEST(json, one_record_per_report_and_a_summary, .timeout = 30)
 	run_free(&r);
 }
 
+/*
+ * 16 processes reporting into one --json file at once (a make -j tree):
+ * every line one whole record.  Before, a record and its newline were two
+ * writes, and records of different processes came out glued on one line.
+ */
+UIRQ_TEST(json, many_processes_one_record_a_line, .timeout = 120)
+{
+	char *path = temp_file(NULL), *text;
+	struct run r = RUN(NULL, "--json", path, prog("json_procs"));
+	unsigned int lines = 0, circular = 0, summaries = 0;
+
+	assert_exit(r, 0);
+	/* Some 2 MB: more than read_and_unlink() holds. */
+	FILE *f = fopen(path, "r");
+	size_t len = 0;
+
+	assert_not_null(f);
+	text = NULL;
+	assert_gt(getdelim(&text, &len, 0, f), 0);
+	fclose(f);
+	unlink(path);
+	for (char *line = text, *end; *line; line = end + 1) {
+		char err[128];
+		struct jval *v;
+
+		end = strchr(line, '\n');
+		assert_not_null(end, "the file ends inside a record: %.200s", line);
+		*end = 0;
+		lines++;
+		v = json_parse(line, err, sizeof(err));
+		assert_not_null(v, "line %u is no JSON record (%s): %.300s", lines, err, line);
+		circular += !strcmp(jstr(v, "kind"), "circular");
+		summaries += !strcmp(jstr(v, "kind"), "summary");
+		json_free(v);
+	}
+	assert_eq(circular, 16u * 40u, "circular records");
+	assert_eq(summaries, 16u, "one summary from each child (the parent took no lock)");
+	assert_eq(lines, circular + summaries);
+	free(text);
+	run_free(&r);
+}
+
 /* abba under a suppression file: suppressed (silent, counted, no --exit-code) or not. */
 static void run_suppressed(const char *rules, bool covered)
 {
