@@ -188,13 +188,14 @@ static int finish(struct shrink *s, size_t before, const struct irqsim_schedule 
 			fclose(in);
 		return IRQSIM_EXIT_PROBLEMS;
 	}
-	printf("shrunk: %zu preemption%s, from the seed's %zu, in %lu runs; without any one of them the run does "
-	       "not fail alike\n", cur->n, cur->n == 1 ? "" : "s", before, s->runs);
+	printf("shrunk: %zu preemption%s, from the seed's %zu, in %lu runs; %s\n", cur->n, cur->n == 1 ? "" : "s",
+	       before, s->runs, cur->n ? "without any one of them the run does not fail alike" :
+	       "the canonical run fails alike");
 	printf("schedule: %s\n", o->schedule_out);
 	irqsim_print_replay(stdout, &(struct irqsim_opts){ .argv = o->argv, .argc = o->argc,
 							   .replay_file = o->schedule_out });
-	printf("%s\n", cur->n ? "the interleaving, at each preemption of the canonical run:" :
-	       "the canonical run (no preemption) fails alike");
+	if (cur->n)
+		printf("the interleaving, at each preemption of the canonical run:\n");
 	while (getline(&line, &cap, in) >= 0) {
 		if (!strncmp(line, "origin ", 7)) {
 			fprintf(out, "origin shrink seed %" PRIu64 " strategy %s: %zu preemptions shrunk to %zu in %lu runs\n",
