@@ -51,7 +51,10 @@ enum uirq_sim_status {
  * scheduled, and nothing would be handled); -EINVAL for a strategy that is
  * none of the enum's or a PCT depth out of 1..64.
  *
- * The strategies' guarantees.  UIRQ_SIM_RANDOM draws the next task
+ * The strategies' guarantees.  UIRQ_SIM_REPLAY makes the run a schedule
+ * describes (uirq_sim_set_schedule(), below): the same decisions and trace
+ * hash as the run it was recorded from, given the same program and inputs;
+ * seed and depth are ignored.  UIRQ_SIM_RANDOM draws the next task
  * uniformly at each decision: every interleaving has a non-zero chance,
  * but one that needs d specific preemptions among k steps is found with a
  * chance that falls like (1/n)^d.  UIRQ_SIM_PCT gives the tasks random
