@@ -19,6 +19,7 @@
 
 #include "../lib/lib.h"
 #include "internal.h"
+#include "replay.h"
 
 struct uirq_sim_state uirq_sim;
 bool uirq_sim_on;
@@ -151,8 +152,11 @@ void uirq_sim_make_runnable(struct uirq_sim_task *t, int result)
 	t->wait_result = result;
 }
 
-/* The strategy's choice among the runnable tasks but skip (NULL: all), or NULL. */
-static struct uirq_sim_task *pick(struct uirq_sim_task *skip)
+/* The last pick()'s canonical choice (replay.c), against which the decision is recorded. */
+static struct uirq_sim_task *canon;
+
+/* The strategy's choice for me among the runnable tasks but skip (NULL: all), or NULL. */
+static struct uirq_sim_task *pick(struct uirq_sim_task *me, struct uirq_sim_task *skip)
 {
 	size_t n = 0;
 
@@ -161,8 +165,11 @@ static struct uirq_sim_task *pick(struct uirq_sim_task *skip)
 			uirq_sim.cand[n++] = uirq_sim.live[i];
 	if (!n)
 		return NULL;
+	canon = uirq_sim_canonical(me, skip, uirq_sim.cand, n);
 	if (uirq_sim.strategy == UIRQ_SIM_RANDOM)
 		return uirq_sim.cand[bounded(n)];
+	if (uirq_sim.strategy == UIRQ_SIM_REPLAY)
+		return uirq_sim_replay_pick(me, canon, uirq_sim.cand, n);
 	struct uirq_sim_task *best = uirq_sim.cand[0];
 
 	for (size_t i = 1; i < n; i++)
@@ -305,34 +312,37 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	 * preempt again: a lock inversion on a busy path was found by 2 seeds
 	 * of 1000 instead of random's 389.)
 	 */
+	uirq_sim_where(me);
 	if (r == UIRQ_SIM_R_YIELD && !me->spun) {
 		me->spun = true;
 		uirq_sim.nspun++;
 	} else if (r != UIRQ_SIM_R_YIELD) {
 		unspin();
 	}
-	next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
+	next = pick(me, r == UIRQ_SIM_R_YIELD ? me : NULL);
 	if (!next && r == UIRQ_SIM_R_YIELD && fire_timers())
-		next = pick(me);
+		next = pick(me, me);
 	if (!next) {
 		/* Only spinners left runnable: the one at the highest priority. */
 		unspin();
-		next = pick(r == UIRQ_SIM_R_YIELD ? me : NULL);
+		next = pick(me, r == UIRQ_SIM_R_YIELD ? me : NULL);
 	}
 	if (!next)
-		next = pick(NULL);
+		next = pick(me, NULL);
 	/* Only daemons' timers left: their wake-ups would move time on forever and end nothing. */
 	if (!next && timer_pending() && fire_timers())
-		next = pick(NULL);
+		next = pick(me, NULL);
 	if (!next) {
 		/* Deadlock: describe it, and hand task 0 back with -EDEADLK to stop the mode. */
 		describe();
 		if (failure_fn)
 			failure_fn(uirq_sim.report, failure_arg);
 		uirq_sim.deadlocked = true;
-		next = uirq_sim.tasks[0];
+		next = canon = uirq_sim.tasks[0];
 		uirq_sim_make_runnable(next, -EDEADLK);
 	}
+	/* Every strategy's decisions, measured against the canonical choice: the run's schedule. */
+	uirq_sim_record(me, canon, next);
 	/* An access that left the running task running is no decision worth a trace entry (there are millions). */
 	if (r == UIRQ_SIM_R_ACCESS && next == me)
 		return;
@@ -406,7 +416,7 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 {
 	if (uirq_sim.running)
 		return -EBUSY;
-	if (strategy != UIRQ_SIM_RANDOM && strategy != UIRQ_SIM_PCT)
+	if (strategy != UIRQ_SIM_RANDOM && strategy != UIRQ_SIM_PCT && strategy != UIRQ_SIM_REPLAY)
 		return -EINVAL;
 	if (strategy == UIRQ_SIM_PCT && (pct_depth < 1 || pct_depth > MAX_DEPTH || pct_depth - 1 > pct_horizon))
 		return -EINVAL;
@@ -424,6 +434,7 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	uirq_sim.strategy = strategy;
 	uirq_sim.hash = 0xcbf29ce484222325ull;
 	uirq_sim.low_prio = 1ull << 39;
+	uirq_sim_replay_reset();
 	/* PCT: d-1 distinct change points among steps 1..k. */
 	while (strategy == UIRQ_SIM_PCT && uirq_sim.nchange < pct_depth - 1) {
 		uint64_t s = 1 + bounded(pct_horizon);

@@ -61,12 +61,14 @@ static inline int sim_strategy_parse(const char *s, enum uirq_sim_strategy *stra
 	return 0;
 }
 
-/* The strategy as sim_strategy_parse() reads it ("random" or "pct:D"; buf holds the latter). */
+/* The strategy as sim_strategy_parse() reads it ("random" or "pct:D"; buf holds the latter), or "replay" (a schedule's). */
 static inline const char *sim_strategy_word(enum uirq_sim_strategy strategy, unsigned int depth, char *buf,
 					    size_t len)
 {
 	if (strategy == UIRQ_SIM_RANDOM)
 		return "random";
+	if (strategy == UIRQ_SIM_REPLAY)
+		return "replay";
 	snprintf(buf, len, "pct:%u", depth);
 	return buf;
 }

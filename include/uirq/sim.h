@@ -34,6 +34,7 @@ extern "C" {
 enum uirq_sim_strategy {
 	UIRQ_SIM_RANDOM,	/* uniform among the runnable tasks */
 	UIRQ_SIM_PCT,		/* probabilistic concurrency testing (Burckhardt et al., ASPLOS 2010) */
+	UIRQ_SIM_REPLAY,	/* the canonical choice, but where the schedule set by uirq_sim_set_schedule() says */
 };
 
 enum uirq_sim_status {
@@ -50,7 +51,10 @@ enum uirq_sim_status {
  * scheduled, and nothing would be handled); -EINVAL for a strategy that is
  * none of the enum's or a PCT depth out of 1..64.
  *
- * The strategies' guarantees.  UIRQ_SIM_RANDOM draws the next task
+ * The strategies' guarantees.  UIRQ_SIM_REPLAY makes the run a schedule
+ * describes (uirq_sim_set_schedule(), below): the same decisions and trace
+ * hash as the run it was recorded from, given the same program and inputs;
+ * seed and depth are ignored.  UIRQ_SIM_RANDOM draws the next task
  * uniformly at each decision: every interleaving has a non-zero chance,
  * but one that needs d specific preemptions among k steps is found with a
  * chance that falls like (1/n)^d.  UIRQ_SIM_PCT gives the tasks random
@@ -149,6 +153,65 @@ const char *uirq_sim_task_name(unsigned int id);
 /* FNV-1a (64-bit) over every scheduling decision since the start, and their count. */
 uint64_t uirq_sim_trace_hash(void);
 size_t uirq_sim_trace_len(void);
+/*
+ * Schedules: a run as the decisions where it left the canonical choice.
+ *
+ * The canonical choice is the non-preemptive round robin: the task that
+ * reached the scheduling point goes on if it still can (it woke a task,
+ * raised a line, made a thread), and otherwise - it blocked, slept, ended,
+ * or spins in a yield - the first runnable task after it in id order, round
+ * the end back to task 0, and only then itself.  Every decision any
+ * strategy takes that differs from it is a preemption of the run, recorded
+ * whatever the strategy (uirq_sim_preemptions()); the decisions that match
+ * it are not.  The preemptions alone, given back to UIRQ_SIM_REPLAY, make
+ * the same run: same decisions, same trace hash.
+ */
+#define UIRQ_SIM_FRAMES	16
+struct uirq_sim_preemption {
+	uint64_t step;		/* the decision's index in the trace: 1 is the first after the start */
+	uint64_t now_ns;	/* the virtual clock then */
+	uint32_t task;		/* the task at the scheduling point */
+	uint32_t canonical;	/* the task the canonical choice gave */
+	uint32_t chosen;	/* the task given the token instead */
+	bool blocked;		/* the task at the point could not go on (it waited, slept, ended, spun) */
+	/*
+	 * With uirq_sim_set_record_stacks(true): return addresses, innermost
+	 * first (the scheduler's own frames included), of the task at the
+	 * point and of the chosen task where it last stopped (none if it had
+	 * never run).  Addresses of this process.
+	 */
+	unsigned int nframes, chosen_nframes;
+	void *frames[UIRQ_SIM_FRAMES];
+	void *chosen_frames[UIRQ_SIM_FRAMES];
+};
+
+/* Follow every preemption exactly; a schedule that does not apply is a failure. */
+#define UIRQ_SIM_SCHEDULE_STRICT	0
+/* Apply the preemptions that can be applied (their chosen task runnable), skip the rest. */
+#define UIRQ_SIM_SCHEDULE_LOOSE		1u
+/*
+ * The schedule UIRQ_SIM_REPLAY follows: n preemptions in increasing step
+ * order (only step and chosen are used, and, strictly, task and canonical
+ * to check them), copied; call before the start.  Strictly, at each
+ * preemption's step the task at the point and the canonical choice must be
+ * the recorded ones and the chosen task runnable: if not, the run is not
+ * the recorded one (another program, scenario or option), and that goes to
+ * the failure handler as a report starting "uirq sim: schedule mismatch"
+ * (without one: on stderr, and abort()); if the handler returns, the run
+ * goes on canonically.  Loosely, a preemption whose chosen task is not
+ * runnable, or is the canonical choice, is skipped.  An empty schedule is
+ * the canonical run.  0; -EBUSY while the mode runs; -EINVAL for steps
+ * not increasing from 1, a chosen task that is the canonical one (strict),
+ * or unknown flags; -ENOMEM.
+ */
+int uirq_sim_set_schedule(const struct uirq_sim_preemption *p, size_t n, unsigned int flags);
+/* How many of the schedule's preemptions the run (running or last run) applied. */
+size_t uirq_sim_schedule_applied(void);
+/* The preemptions of the run (running or last run) and their count; valid until the next start. */
+const struct uirq_sim_preemption *uirq_sim_preemptions(size_t *n);
+/* Record the stacks in uirq_sim_preemptions() (a backtrace at every decision: slower); before the start. */
+void uirq_sim_set_record_stacks(bool on);
+
 /* The deadlock's description (one line per task: id, name, state, what it waits on), or "". */
 const char *uirq_sim_report(void);
 

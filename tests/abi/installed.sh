@@ -87,7 +87,7 @@ lookups=" uirq_i2c_sim_adapter uirq_input_get_drvdata uirq_input_type_name uirq_
  uirq_uinput_devnode uirq_irq_to_desc uirq_irq_get_irq_data uirq_irq_desc_get_handler_data
  uirq_irq_get_handler_data
  uirq_irq_domain_get_host_data uirq_irq_desc_get_chip uirq_irq_desc_get_irq_data uirq_free_irq
- uirq_lockdep_kind_name uirq_swirq_domain uirq_sim_report uirq_sim_task_name "
+ uirq_lockdep_kind_name uirq_swirq_domain uirq_sim_report uirq_sim_task_name uirq_sim_preemptions "
 pointers=
 lookups=$(tr '\n' ' ' <<<"$lookups")
 for h in "$inc"/*.h; do

@@ -21,9 +21,13 @@
 int explore_run(const struct irqsim_opts *o);
 
 /*
- * "replay: irqsim ARGS --seed N --strategy S\n" for o's seeded run: o->argv
- * less the seed options, shell-quoted where a shell would change them.
+ * "replay: irqsim ARGS --seed N --strategy S\n" for o's seeded run (a
+ * --replay run: "--replay FILE"): o->argv less the seed options,
+ * shell-quoted where a shell would change them.
  */
 void irqsim_print_replay(FILE *f, const struct irqsim_opts *o);
+/* o->argv, each word shell-quoted where a shell would change it; one such word. */
+void irqsim_print_args(FILE *f, const struct irqsim_opts *o);
+void irqsim_print_word(FILE *f, const char *s);
 
 #endif

@@ -42,6 +42,12 @@ struct irqsim_opts {
 	enum uirq_sim_strategy strategy;	/* --strategy (default pct, depth 3) */
 	unsigned int pct_depth;
 	unsigned long explore;		/* --explore N: seeds to run (0: a single run) */
+	bool shrink;			/* --shrink SEED: o->seed is the seed to shrink */
+	const char *replay_file;	/* --replay FILE: strategy UIRQ_SIM_REPLAY (schedule.c) */
+	struct irqsim_schedule *replay;	/* ... as read */
+	const char *schedule_out;	/* --schedule-out FILE: write the run's schedule (--shrink: the result) */
+	bool schedule_stacks;		/* ... with where each preemption happened (not for --shrink's trials) */
+	int result_fd;			/* --result-fd N: the outcome line for --explore and --shrink (-1: none) */
 	char **argv;			/* the command line, for the replay command */
 	int argc;
 };

@@ -21,6 +21,7 @@
 #include "drivers.h"
 #include "explore.h"
 #include "irqsim.h"
+#include "schedule.h"
 #include "uirq/irq.h"
 #include "watchdog.h"
 #include "../self-path.h"
@@ -52,12 +53,18 @@ static void usage(FILE *f)
 		"                        seeded with N (decimal or 0x-hex), virtual time; one seed, one run\n"
 		"  --strategy S          the seeded scheduler: random, pct or pct:D (depth D 1..64; default pct:3)\n"
 		"  --explore N           run N seeds (from --seed, default 0) in child processes, print the\n"
-		"                        failing ones with the command that replays each\n"
+		"                        failing ones with the command that replays each, then the coverage\n"
+		"  --shrink SEED         from a failing seed, the schedule with the fewest preemptions that\n"
+		"                        still fails alike: written to --schedule-out (default\n"
+		"                        irqsim-seed-SEED.schedule), and the interleaving printed\n"
+		"  --replay FILE         run the schedule in FILE (from --schedule-out or --shrink)\n"
+		"  --schedule-out FILE   write a --seed or --replay run's schedule to FILE\n"
 		"  --lockdep-demo        run the ABBA demonstration under uirq-lockdep instead\n"
 		"  --help                this text\n"
 		"Exit status: 0 clean, 1 a lockdep or might_sleep report, the watchdog fired, an output\n"
 		"could not be written or (--explore) a seed failed, 2 bad usage or scenario, 130 stopped by\n"
-		"SIGINT (143 SIGTERM) after printing the summary so far.  See README.md, section irqsim.\n");
+		"SIGINT (143 SIGTERM) after printing the summary so far; --replay of a schedule that is not\n"
+		"this run's: 2.  See README.md, section irqsim.\n");
 }
 
 static void list_scenarios(void)
@@ -217,10 +224,25 @@ static int seed_usage(struct irqsim_opts *o, bool strategy_given, bool demo)
 {
 	char first[24];
 
-	if (o->explore)
+	if (o->replay_file && (o->seeded || strategy_given || o->explore || o->shrink))
+		return bad("%s", "--replay runs the schedule in its file: not with --seed, --strategy, --explore or --shrink");
+	if (o->shrink && (o->explore || o->trace_file))
+		return bad("%s", "--shrink runs one seed many times: not with --explore or --trace (replay the result "
+			   "with --replay FILE --trace FILE)");
+	if (o->shrink && o->seeded)
+		return bad("%s", "--shrink SEED names the seed: not with --seed");
+	if (o->schedule_out && (o->explore || !(o->seeded || o->replay_file || o->shrink)))
+		return bad("%s", "--schedule-out writes one seeded run's schedule: with --seed, --replay or --shrink");
+	if (o->result_fd >= 0 && !(o->seeded || o->replay_file))
+		return bad("%s", "--result-fd needs --seed or --replay");
+	if (o->explore || o->shrink)
 		o->seeded = true;
+	if (o->replay_file) {
+		o->seeded = true;
+		o->strategy = UIRQ_SIM_REPLAY;
+	}
 	if (strategy_given && !o->seeded)
-		return bad("%s", "--strategy needs --seed or --explore");
+		return bad("%s", "--strategy needs --seed, --explore or --shrink");
 	if (demo && o->seeded)
 		return bad("%s", "--lockdep-demo runs no scenario: it takes no --seed, --strategy or --explore");
 	if (o->explore && o->trace_file)
@@ -241,7 +263,8 @@ static int seed_usage(struct irqsim_opts *o, bool strategy_given, bool demo)
 static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 {
 	enum { O_SCENARIO = 256, O_LIST, O_PRINT, O_LEGACY, O_DRIVERS, O_THREADIRQS, O_BUS, O_CPUS, O_TRACE,
-	       O_JSON, O_TIMEOUT, O_SEED, O_STRATEGY, O_EXPLORE, O_DEMO, O_HELP };
+	       O_JSON, O_TIMEOUT, O_SEED, O_STRATEGY, O_EXPLORE, O_DEMO, O_HELP, O_SHRINK, O_REPLAY, O_SCHEDULE_OUT,
+	       O_RESULT_FD };
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, O_SCENARIO },
 		{ "list-scenarios", no_argument, NULL, O_LIST },
@@ -258,6 +281,11 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 		{ "strategy", required_argument, NULL, O_STRATEGY },
 		{ "explore", required_argument, NULL, O_EXPLORE },
 		{ "lockdep-demo", no_argument, NULL, O_DEMO },
+		{ "shrink", required_argument, NULL, O_SHRINK },
+		{ "replay", required_argument, NULL, O_REPLAY },
+		{ "schedule-out", required_argument, NULL, O_SCHEDULE_OUT },
+		/* Not in --help: how --explore and --shrink hear from their children (schedule.c). */
+		{ "result-fd", required_argument, NULL, O_RESULT_FD },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -339,6 +367,24 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 		case O_DEMO:
 			demo = true;
 			break;
+		case O_SHRINK:
+			if (tool_parse_u64(optarg, &o->seed))
+				return bad("--shrink: expected a seed, an unsigned 64-bit number, decimal or 0x-hex, got '%s'",
+					   optarg);
+			o->shrink = true;
+			break;
+		case O_REPLAY:
+			o->replay_file = optarg;
+			break;
+		case O_SCHEDULE_OUT:
+			o->schedule_out = optarg;
+			o->schedule_stacks = true;
+			break;
+		case O_RESULT_FD:
+			if (tool_parse_u64(optarg, &n) || n > 1023 || fcntl((int)n, F_GETFD) < 0)
+				return bad("--result-fd: expected an open file descriptor, got '%s'", optarg);
+			o->result_fd = (int)n;
+			break;
 		case 'h':
 		case O_HELP:
 			usage(stdout);
@@ -347,7 +393,8 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 			return bad("unknown option or missing argument: '%s'", argv[optind - 1]);
 		}
 		/* Words of other options only (non-options, which getopt moves about, are refused below). */
-		if (opt != O_SEED && opt != O_STRATEGY && opt != O_EXPLORE)
+		if (opt != O_SEED && opt != O_STRATEGY && opt != O_EXPLORE && opt != O_SHRINK && opt != O_REPLAY &&
+		    opt != O_SCHEDULE_OUT && opt != O_RESULT_FD)
 			while (at < optind)
 				o->argv[o->argc++] = argv[at++];
 	}
@@ -387,8 +434,9 @@ static int finish(int status)
 }
 
 /*
- * --explore: the scenario is read once here, so that a bad one is one
- * usage error rather than as many failing seeds; the runs are explore.c's.
+ * --explore, --shrink: the scenario is read once here, so that a bad one is
+ * one usage error rather than as many failing seeds; the runs are
+ * explore.c's and shrink.c's.
  */
 static int explore_scenario(const struct irqsim_opts *o)
 {
@@ -401,7 +449,27 @@ static int explore_scenario(const struct irqsim_opts *o)
 	if (err)
 		return IRQSIM_EXIT_USAGE;
 	scenario_free(&r.sc);
-	return finish(explore_run(o));
+	return finish(o->shrink ? shrink_run(o) : explore_run(o));
+}
+
+/* --replay FILE: read before anything runs; a file that is not a schedule is a usage error. */
+static int load_replay(struct irqsim_opts *o, struct irqsim_schedule *s)
+{
+	char err[512];
+	int e;
+
+	if (schedule_read(o->replay_file, s, err, sizeof(err))) {
+		fprintf(stderr, "irqsim: --replay %s\n", err);
+		return IRQSIM_EXIT_USAGE;
+	}
+	e = uirq_sim_set_schedule(s->p, s->n, s->has_end ? UIRQ_SIM_SCHEDULE_STRICT : UIRQ_SIM_SCHEDULE_LOOSE);
+	if (e) {
+		fprintf(stderr, "irqsim: --replay %s: %s\n", o->replay_file, strerror(-e));
+		schedule_free(s);
+		return IRQSIM_EXIT_USAGE;
+	}
+	o->replay = s;
+	return -1;
 }
 
 static int run_scenario(const struct irqsim_opts *o)
@@ -457,9 +525,15 @@ static int run_scenario(const struct irqsim_opts *o)
 	else if (!r.setup_failed)
 		report_print(stdout, &r);
 	status = irqsim_verdict(&r);
+	/* Its schedule and outcome written, a --replay run checked against its file (schedule.c). */
+	if (o->seeded)
+		status = schedule_finish(&r, status);
 	/* A failing seed is worth its replay command (not a run the user stopped). */
-	if (o->seeded && status != IRQSIM_EXIT_CLEAN && !r.stopped_line) {
-		fprintf(stderr, "irqsim: seed %" PRIu64 " failed; ", o->seed);
+	if (o->seeded && status == IRQSIM_EXIT_PROBLEMS && !r.stopped_line) {
+		if (o->replay_file)
+			fprintf(stderr, "irqsim: the schedule %s failed; ", o->replay_file);
+		else
+			fprintf(stderr, "irqsim: seed %" PRIu64 " failed; ", o->seed);
 		irqsim_print_replay(stderr, o);
 	}
 	run_free(&r);
@@ -468,7 +542,9 @@ static int run_scenario(const struct irqsim_opts *o)
 
 int main(int argc, char **argv)
 {
-	struct irqsim_opts o = { .builtin = "default", .cpus = 1, .strategy = UIRQ_SIM_PCT, .pct_depth = 3 };
+	struct irqsim_opts o = { .builtin = "default", .cpus = 1, .strategy = UIRQ_SIM_PCT, .pct_depth = 3,
+				 .result_fd = -1 };
+	struct irqsim_schedule replay = { 0 };
 	int status;
 
 	/* A closed stdout would hand descriptor 1 to the next file opened (the trace) and lose the output. */
@@ -490,8 +566,14 @@ int main(int argc, char **argv)
 		 * a program that keeps its own SIGPIPE.
 		 */
 		signal(SIGPIPE, SIG_IGN);
-		status = o.explore ? explore_scenario(&o) : run_scenario(&o);
+		if (o.replay_file)
+			status = load_replay(&o, &replay);
+		/* Where each preemption happened: a backtrace at every decision, for a person's copy only. */
+		uirq_sim_set_record_stacks(o.schedule_out && o.schedule_stacks);
+		if (status < 0)
+			status = o.explore || o.shrink ? explore_scenario(&o) : run_scenario(&o);
 	}
+	schedule_free(&replay);
 	free(o.argv);
 	return status;
 }

@@ -20,6 +20,7 @@
 
 #include "drivers.h"
 #include "explore.h"
+#include "schedule.h"
 #include "irqsim.h"
 #include "lines.h"
 #include "uirq/board.h"
@@ -493,7 +494,9 @@ static void on_sim_failure(const char *report, void *arg)
 {
 	struct irqsim_run *r = arg;
 
-	out_release();
+	out_release();	/* the run's held output first: the failure report follows it */
+	irqsim_sim_failed(r, report);	/* its schedule and outcome; a --replay run ends there */
+	out_flush();
 	fputs(report, stderr);
 	fprintf(stderr, "irqsim: seed %" PRIu64 " failed; ", r->opts->seed);
 	irqsim_print_replay(stderr, r->opts);
