@@ -133,7 +133,7 @@ UIRQ_TEST(scenario, empty_and_comments_only)
 
 UIRQ_TEST(scenario, unknown_verb)
 {
-	parse_bad("jump\n", "t.sc:1:1: expected an action (press, release, hold, bounce, storm, shared, i2c-fault, wait), got \"jump\"");
+	parse_bad("jump\n", "t.sc:1:1: expected an action (press, release, hold, bounce, storm, shared, i2c-fault, wait, unbind, bind), got \"jump\"");
 	parse_bad("wait 1ms\n   Press\n", "t.sc:2:4: expected an action");
 }
 

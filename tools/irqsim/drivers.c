@@ -21,6 +21,10 @@
 struct own {
 	struct twl4030_irq *ti;
 	struct twl4030_pwrbutton *pwr;
+	/* What a bind probes with again. */
+	struct uirq_i2c_adapter *adap;
+	unsigned int host_irq;
+	bool legacy;
 };
 
 static int own_probe(struct uirq_i2c_adapter *adap, unsigned int host_irq, bool legacy, void **out)
@@ -43,8 +47,34 @@ static int own_probe(struct uirq_i2c_adapter *adap, unsigned int host_irq, bool 
 		free(d);
 		return err;
 	}
+	d->adap = adap;
+	d->host_irq = host_irq;
+	d->legacy = legacy;
 	*out = d;
 	return 0;
+}
+
+static void own_unbind(void *d, int which)
+{
+	struct own *o = d;
+
+	if (which) {
+		twl4030_irq_remove(o->ti);
+		o->ti = NULL;
+	} else {
+		twl4030_pwrbutton_remove(o->pwr);
+		o->pwr = NULL;
+	}
+}
+
+static int own_bind(void *d, int which)
+{
+	struct own *o = d;
+
+	if (which)
+		return twl4030_irq_probe_flags(o->adap, o->host_irq, o->legacy ? TWL4030_IRQ_LEGACY : 0, &o->ti);
+	return twl4030_pwrbutton_probe(o->adap, twl4030_irq_base(o->ti) + TWL4030_PWR_IRQ_PWRON, o->legacy,
+				       &o->pwr);
 }
 
 static unsigned int own_irq_base(void *d)
@@ -81,6 +111,8 @@ static const struct irqsim_drivers own = {
 	.input = own_input,
 	.remove_button = own_remove_button,
 	.remove = own_remove,
+	.unbind = own_unbind,
+	.bind = own_bind,
 };
 
 void irqsim_drivers_each_file(const struct irqsim_drivers *d, void (*fn)(const char *path, const char *sha256,

@@ -25,6 +25,15 @@ struct irqsim_drivers {
 	/* Teardown in two steps: the button (its reader wakes with -ENODEV), later the core. */
 	void (*remove_button)(void *d);
 	void (*remove)(void *d);
+	/*
+	 * The scenario's unbind and bind (NULL: the set cannot, and a scenario
+	 * that asks is refused): which 0 is the button, 1 the interrupt core;
+	 * the caller unbinds the button before the core and binds it after.
+	 * The driver's own remove and probe run, as the kernel's unbind and
+	 * bind through sysfs run them.  bind: 0 or -errno.
+	 */
+	void (*unbind)(void *d, int which);
+	int (*bind)(void *d, int which);
 };
 
 /* Call fn(path, sha256, arg) for each of d's files (none for the project's own). */

@@ -138,6 +138,12 @@ struct sim_irqcount {
 	unsigned long count;
 };
 
+/* A time the button's driver was unbound (scenario unbind ... bind): nobody reported the key. */
+struct sim_unbound {
+	uint64_t from_ns;		/* its remove began */
+	uint64_t to_ns;			/* its probe ended; UINT64_MAX: not bound again */
+};
+
 /* One thread of the process seen at the end of the run. */
 struct sim_thread {
 	int tid;
@@ -158,6 +164,7 @@ struct irqsim_run {
 	struct vec lines;		/* struct sim_line_result */
 	struct vec threads;		/* struct sim_thread */
 	struct vec irqcounts;		/* struct sim_irqcount, non-zero ones */
+	struct vec unbound;		/* struct sim_unbound, in time order */
 	char *proc_interrupts;
 	struct uirq_i2c_stats i2c;
 	uint64_t faults_injected;
@@ -206,6 +213,7 @@ struct delivery {
 	size_t unread;		/* ... no event: the bus was busy the whole time the level lasted */
 	size_t no_change;	/* ... no event: every read of it found the key already at its level */
 	size_t faulted;		/* ... not delivered, beside a transfer that failed by an injected fault */
+	size_t unbound;		/* ... not delivered, the button's driver unbound at or near its time */
 	size_t short_edges;	/* edges of presses or gaps under 2 ms: not judged */
 	size_t short_seen;	/* ... that got an event anyway */
 };

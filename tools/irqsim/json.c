@@ -232,11 +232,11 @@ void json_print(FILE *f, const struct irqsim_run *r)
 	for (size_t i = 0; i < r->events.n; i++)
 		keys += VEC_AT(&r->events, struct sim_event, i)->type == EV_KEY;
 	fprintf(f, "\"counts\":{\"edges\":%zu,\"events\":%zu,\"key_events\":%zu,\"judged\":%zu,\"delivered\":%zu,\"lost\":%zu,"
-		"\"duplicated\":%zu,\"wrong\":%zu,\"unread\":%zu,\"no_change\":%zu,\"faulted\":%zu,"
+		"\"duplicated\":%zu,\"wrong\":%zu,\"unread\":%zu,\"no_change\":%zu,\"faulted\":%zu,\"unbound\":%zu,"
 		"\"short\":%zu,\"short_seen\":%zu,\"i2c_transfers\":%" PRIu64 ",\"i2c_errors\":%" PRIu64 ",\"i2c_faults_injected\":%" PRIu64
 		",\"i2c_wire_us\":%.3f},\n",
 		r->edges.n, r->events.n, keys, d.judged, d.ok, d.lost, d.duplicated, d.wrong, d.unread, d.no_change,
-		d.faulted, d.short_edges, d.short_seen,
+		d.faulted, d.unbound, d.short_edges, d.short_seen,
 		r->i2c.transfers, r->i2c.errors, r->faults_injected, (double)r->i2c.wire_ns / 1000.0);
 	fputs("\"latency_us\":{", f);
 	latency_summary(r, false, false, &s);

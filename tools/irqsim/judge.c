@@ -26,9 +26,45 @@
  */
 #define SETTLED_NS 2000000ull
 
-/* The key as the input core held it at t: the last KEY_POWER event stamped by then (released at reset). */
+/*
+ * Whether the button's driver was unbound at some time in [from, to), or
+ * bound again less than SETTLED_NS before it: its edges had no driver to
+ * report them (a scenario's unbind ... bind), or came while the new one was
+ * still settling in.  Not expected to be delivered.
+ */
+static bool unbound_within(const struct irqsim_run *r, uint64_t from, uint64_t to)
+{
+	for (size_t i = 0; i < r->unbound.n; i++) {
+		const struct sim_unbound *u = VEC_AT(&r->unbound, struct sim_unbound, i);
+		uint64_t end = u->to_ns == UINT64_MAX ? UINT64_MAX : u->to_ns + SETTLED_NS;
+
+		if (u->from_ns < to && end > from)
+			return true;
+	}
+	return false;
+}
+
+/* The last bind of the button by t (0: none): its new input device started with the key released. */
+static uint64_t bound_since(const struct irqsim_run *r, uint64_t t)
+{
+	uint64_t since = 0;
+
+	for (size_t i = 0; i < r->unbound.n; i++) {
+		const struct sim_unbound *u = VEC_AT(&r->unbound, struct sim_unbound, i);
+
+		if (u->to_ns != UINT64_MAX && u->to_ns <= t)
+			since = u->to_ns;
+	}
+	return since;
+}
+
+/*
+ * The key as the input core held it at t: the last KEY_POWER event stamped
+ * by then (released at reset, and at each new bind of the button).
+ */
 static bool key_at(const struct irqsim_run *r, uint64_t t)
 {
+	uint64_t since = bound_since(r, t);
 	bool down = false;
 
 	for (size_t i = 0; i < r->events.n; i++) {
@@ -36,6 +72,8 @@ static bool key_at(const struct irqsim_run *r, uint64_t t)
 
 		if (ev->t_ns > t)
 			break;
+		if (ev->t_ns < since)
+			continue;
 		if (ev->type == EV_KEY && ev->code == KEY_POWER)
 			down = ev->value != 0;
 	}
@@ -162,6 +200,8 @@ void latency_delivery(const struct irqsim_run *r, struct delivery *d)
 				d->ok++;
 			else if (fault_within(r, e->t_ns, to))
 				d->faulted++;	/* what an injected fault can reach: the edges it was on the bus for */
+			else if (unbound_within(r, e->t_ns, to))
+				d->unbound++;	/* no driver to report it */
 			else if (!events)
 				judge_unanswered(r, i, j, e->t_ns, to, prev_unreadable, d);
 			else if (!bounced && events > 1)
@@ -174,7 +214,8 @@ void latency_delivery(const struct irqsim_run *r, struct delivery *d)
 				d->short_seen++;
 		}
 		/* Judged or not, a group no event answered whose levels no read could have found, or a fault reached. */
-		prev_unreadable = !events && (bus_busy_over(r, e->t_ns, to) || fault_within(r, e->t_ns, to));
+		prev_unreadable = !events && (bus_busy_over(r, e->t_ns, to) || fault_within(r, e->t_ns, to) ||
+					      unbound_within(r, e->t_ns, to));
 		have_prev = true;
 		prev_t = VEC_AT(&r->edges, struct sim_edge, j - 1)->t_ns;
 		i = j;

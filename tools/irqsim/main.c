@@ -215,6 +215,7 @@ static void run_free(struct irqsim_run *r)
 	vec_free(&r->lines);
 	vec_free(&r->threads);
 	vec_free(&r->irqcounts);
+	vec_free(&r->unbound);
 	free(r->proc_interrupts);
 	scenario_free(&r->sc);
 }
@@ -506,6 +507,7 @@ static int run_scenario(const struct irqsim_opts *o)
 	vec_init(&r.lines, sizeof(struct sim_line_result));
 	vec_init(&r.threads, sizeof(struct sim_thread));
 	vec_init(&r.irqcounts, sizeof(struct sim_irqcount));
+	vec_init(&r.unbound, sizeof(struct sim_unbound));
 
 	irqsim_run(&r);
 	/*

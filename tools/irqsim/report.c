@@ -109,6 +109,8 @@ static void print_delivery(FILE *f, const struct irqsim_run *r)
 			"as it was: not lost\n", d.unread, d.no_change);
 	if (d.faulted)
 		fprintf(f, "       %zu not delivered beside an injected bus fault: not lost\n", d.faulted);
+	if (d.unbound)
+		fprintf(f, "       %zu not delivered while the button's driver was unbound: not lost\n", d.unbound);
 	if (d.short_edges)
 		fprintf(f, "       %zu in presses or gaps under 2 ms, not judged (%zu seen): the driver reports "
 			"the level it reads\n", d.short_edges, d.short_seen);

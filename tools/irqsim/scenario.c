@@ -32,6 +32,13 @@ struct parser {
 	unsigned int timeouts;
 	unsigned char line_use[SC_INTC_LINES];	/* 0 free, else the verb + 1 that owns it */
 	unsigned int line_first[SC_INTC_LINES];
+	bool unbound[SC_NR_DRIVERS];
+	unsigned int unbound_line[SC_NR_DRIVERS];
+};
+
+const char *const sc_driver_names[SC_NR_DRIVERS] = {
+	[SC_DRV_PWRBUTTON] = "twl4030_pwrbutton",
+	[SC_DRV_TWL4030] = "twl4030",
 };
 
 static int fail(struct parser *p, unsigned int col, const char *fmt, ...)
@@ -265,8 +272,59 @@ static uint64_t planned(const struct sc_action *a)
 	case SC_I2C_FAULT:
 		return a->fault == SC_FAULT_TIMEOUT ? (uint64_t)a->count * 1000000000u : 0;
 	case SC_RELEASE:
+	case SC_UNBIND:
+	case SC_BIND:
 		break;
 	}
+	return 0;
+}
+
+/*
+ * unbind DRIVER / bind DRIVER, after the kernel's sysfs files: unbinding
+ * twl4030 removes its child, the button, first (an MFD's remove); binding
+ * the button needs twl4030 bound (its interrupt comes from it), and the
+ * button up: a new input device starts with the key released, so a key
+ * held across the bind would make its release no change.
+ */
+static int parse_bind(struct parser *p, const struct tok *toks, size_t n, struct sc_action *a, bool bind)
+{
+	const struct tok *name = arg(toks, n, 1);
+	const char *verb = bind ? "bind" : "unbind";
+	char q[64];
+	int d;
+
+	a->verb = bind ? SC_BIND : SC_UNBIND;
+	if (!name)
+		return fail(p, p->end_col, "a driver (twl4030_pwrbutton, twl4030) after \"%s\"", verb);
+	for (d = 0; d < SC_NR_DRIVERS; d++)
+		if (tok_is(name, sc_driver_names[d]))
+			break;
+	if (d == SC_NR_DRIVERS)
+		return fail(p, name->col, "a driver (twl4030_pwrbutton, twl4030), got %s", quoted(name, q, sizeof(q)));
+	a->driver = (enum sc_driver)d;
+	if (want_end(p, toks, n, 2))
+		return -1;
+	if (!bind) {
+		if (p->unbound[d])
+			return fail(p, toks[0].col, "\"bind %s\" first: it is unbound (line %u)", sc_driver_names[d],
+				    p->unbound_line[d]);
+		for (int i = d; i >= 0; i--) {
+			if (!p->unbound[i]) {
+				p->unbound[i] = true;
+				p->unbound_line[i] = p->lineno;
+			}
+		}
+		return 0;
+	}
+	if (!p->unbound[d])
+		return fail(p, toks[0].col, "\"unbind %s\" first: it is bound", sc_driver_names[d]);
+	if (d == SC_DRV_PWRBUTTON && p->unbound[SC_DRV_TWL4030])
+		return fail(p, toks[0].col, "\"bind twl4030\" first: the button's interrupt comes from it (unbound on line %u)",
+			    p->unbound_line[SC_DRV_TWL4030]);
+	if (d == SC_DRV_PWRBUTTON && p->down)
+		return fail(p, toks[0].col, "\"release\" first: a new input device starts released (pressed on line %u)",
+			    p->down_line);
+	p->unbound[d] = false;
 	return 0;
 }
 
@@ -335,8 +393,10 @@ static int parse_action(struct parser *p, const struct tok *toks, size_t n, stru
 	}
 	if (tok_is(verb, "i2c-fault"))
 		return parse_fault(p, toks, n, a);
+	if (tok_is(verb, "unbind") || tok_is(verb, "bind"))
+		return parse_bind(p, toks, n, a, tok_is(verb, "bind"));
 	return fail(p, verb->col,
-		    "an action (press, release, hold, bounce, storm, shared, i2c-fault, wait), got %s",
+		    "an action (press, release, hold, bounce, storm, shared, i2c-fault, wait, unbind, bind), got %s",
 		    quoted(verb, q, sizeof(q)));
 }
 

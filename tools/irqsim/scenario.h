@@ -34,7 +34,17 @@ enum sc_verb {
 	SC_SHARED,	/* count events on each of two devices sharing a line */
 	SC_I2C_FAULT,
 	SC_WAIT,
+	SC_UNBIND,	/* a driver unbound, as by writing its device to .../drivers/NAME/unbind */
+	SC_BIND,	/* ... and bound again (.../drivers/NAME/bind): probed anew */
 };
+
+/* The drivers bind and unbind name (the kernel's driver names, as in /sys/bus/platform/drivers). */
+enum sc_driver {
+	SC_DRV_PWRBUTTON,	/* twl4030_pwrbutton: the power button's input driver */
+	SC_DRV_TWL4030,		/* twl4030: the interrupt core; unbinding it removes the button first */
+	SC_NR_DRIVERS,
+};
+extern const char *const sc_driver_names[SC_NR_DRIVERS];
 
 enum sc_fault {
 	SC_FAULT_NAK,		/* -ENXIO: no ACK on the address */
@@ -53,6 +63,7 @@ struct sc_action {
 	unsigned int count;		/* BOUNCE, STORM, SHARED, faults */
 	unsigned int line;		/* STORM, SHARED: INTC input */
 	enum sc_fault fault;
+	enum sc_driver driver;		/* UNBIND, BIND */
 };
 
 struct scenario {
