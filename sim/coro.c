@@ -252,10 +252,15 @@ static void locals_layout(void)
  * quarter of a decision's time.  Not turned back into calls by the
  * compiler.
  */
+#if defined(__clang__)
+#define NO_MEMCPY_CALLS		/* clang has no such switch (nor the attribute) */
+#else
+#define NO_MEMCPY_CALLS	__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 typedef uint64_t u64_una __attribute__((aligned(1), may_alias));
 typedef uint32_t u32_una __attribute__((aligned(1), may_alias));
 
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+NO_MEMCPY_CALLS
 static inline void copy(unsigned char *restrict d, const unsigned char *restrict s, size_t n)
 {
 	if (n <= 16) {
@@ -294,7 +299,7 @@ static inline void copy(unsigned char *restrict d, const unsigned char *restrict
 	*(u64_una *)(d + n - 8) = e;
 }
 
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+NO_MEMCPY_CALLS
 static void locals_save(struct uirq_sim_task *t)
 {
 	for (size_t i = 0; i < nlocals; i++) {
@@ -304,7 +309,7 @@ static void locals_save(struct uirq_sim_task *t)
 	}
 }
 
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+NO_MEMCPY_CALLS
 static void locals_restore(struct uirq_sim_task *t)
 {
 	for (size_t i = 0; i < nlocals; i++) {

@@ -64,7 +64,7 @@ bool uirq_sim_running(void);
  * Called with a description when the run cannot go on: every task blocked
  * and no timer pending (a deadlock: on the task that finds it, before task
  * 0 is resumed with UIRQ_SIM_DEADLOCK at its stop), or a task holding the
- * token for 10 s of wall time without a scheduling point - blocked in a
+ * thread for 10 s of wall time without a scheduling point - blocked in a
  * raw pthread call or a system call, or spinning (on a watcher thread;
  * the run is stuck, so the handler should end the process).  Without a
  * handler a deadlock is returned by the stop and a stall is reported on
