@@ -41,6 +41,7 @@ static struct {
 
 static void *timer_thread(void *arg);
 static __thread bool in_timer_thread;
+UIRQ_SIM_TASK_LOCAL(in_timer_thread)
 
 /* Under the lock: out of the list, if in it; whether it was. */
 static bool dequeue(struct uirq_ktimer *t)

@@ -70,6 +70,7 @@ static struct worker *busy_workers;		/* every worker in a callback */
 static u64 queue_seq;				/* queueings so far */
 static uint32_t done_word;			/* bumped after each callback and each cancel's end */
 static __thread struct worker *current_worker;
+UIRQ_SIM_TASK_LOCAL(current_worker)
 
 #define SYSTEM_WQ(var, wqname, maxact, fl)							\
 	static struct workqueue_struct var##_s = {						\

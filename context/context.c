@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /* Per-thread execution context (see include/uirq/context.h). */
 #include "uirq/context.h"
+#include "uirq/sim.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
 
 /* initial-exec: read inline by every lock operation; the preload library is loaded at start-up. */
 __thread struct uirq_context uirq__context __attribute__((tls_model("initial-exec")));
+UIRQ_SIM_TASK_LOCAL(uirq__context)
 
 static _Atomic(const struct uirq_context_hooks *) hooks;
 

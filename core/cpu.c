@@ -75,6 +75,8 @@ static atomic_bool force_irqthreads;
 static __thread int this_cpu = -1;
 /* The line whose flow this CPU runs for a software resend (resend.c), or NULL. */
 static __thread struct uirq_irq_desc *resending;
+UIRQ_SIM_TASK_LOCAL(this_cpu)
+UIRQ_SIM_TASK_LOCAL(resending)
 
 /* uirq's clock: virtual for the deterministic mode's tasks (lib/clock.c). */
 static inline uint64_t now_ns(void)
@@ -672,7 +674,7 @@ static void *cpu_thread(void *arg)
 	this_cpu = (int)c->index;
 	c->poll_ns = 0;
 	snprintf(name, sizeof(name), "uirq/cpu%u", c->index);
-	pthread_setname_np(pthread_self(), name);
+	uirq_task_set_comm(name);
 	irq_fault_thread_init(IRQ_FAULT_CPU);	/* a fault here is fatal, reported first */
 	for (;;) {
 		struct uirq_irq_desc *list = atomic_exchange(&c->head, NULL);

@@ -67,13 +67,16 @@ static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 static atomic_int oops_count;
 static atomic_int fatal_owner;
 
-static __thread struct irq_fault *fault_cur;	/* the armed call, NULL outside thread_fns */
-static __thread struct irq_fault *fault_jumped;	/* the call the handler jumped back to */
-static __thread unsigned char fault_kind;	/* enum irq_fault_kind */
-static __thread bool fault_fatal_here;		/* this thread is reporting a fatal fault */
-static __thread void *alt_mem;
-static __thread size_t alt_len;
-static __thread stack_t alt_old;
+/* Per thread, and per task in the deterministic mode (one variable: one copy at each switch). */
+static __thread struct {
+	struct irq_fault *cur;		/* the armed call, NULL outside thread_fns */
+	struct irq_fault *jumped;	/* the call the handler jumped back to */
+	unsigned char kind;		/* enum irq_fault_kind */
+	bool fatal_here;		/* this thread is reporting a fatal fault */
+} ft;
+UIRQ_SIM_TASK_LOCAL(ft)
+/* The alternate signal stack: the thread's, never a task's (the mode gives its thread one). */
+static __thread struct uirq_altstack alt;
 
 /* ---- the report ---- */
 
@@ -212,7 +215,7 @@ static void report_head(struct kmsg *m, const struct irq_fault *f, const char *w
 	int cpu = uirq_this_cpu();
 
 	describe(what, sizeof(what), f);
-	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	uirq_task_comm(comm);
 	comm[16] = '\0';
 	kmsg(m, "BUG: unable to handle %s in %s\n", what, where);
 	kmsg(m, "Oops: %s (%s) [#%d]\n", sig_name(f->sig), code_name(f->sig, f->code),
@@ -280,11 +283,11 @@ static void fault_fatal(int sig, siginfo_t *si, void *ucv)
 	struct irq_fault f = { .sig = sig, .code = si->si_code, .addr = si->si_addr, .pid = si->si_pid };
 	struct kmsg m = { 0 };
 	int expected = 0;
-	bool hardirq = fault_kind == IRQ_FAULT_CPU || uirq_in_hardirq();
+	bool hardirq = ft.kind == IRQ_FAULT_CPU || uirq_in_hardirq();
 	unsigned int irq = uirq_cpu_current_irq();
 	sigset_t set;
 
-	fault_fatal_here = true;
+	ft.fatal_here = true;
 	if (!atomic_compare_exchange_strong(&fatal_owner, &expected, 1)) {
 		/* Another thread is reporting and takes the process down. */
 		for (;;) {
@@ -302,10 +305,10 @@ static void fault_fatal(int sig, siginfo_t *si, void *ucv)
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 
 	report_head(&m, &f, hardirq ? "hard-irq context" :
-			    fault_kind == IRQ_FAULT_THREAD ? "irq thread context" : "process context");
+			    ft.kind == IRQ_FAULT_THREAD ? "irq thread context" : "process context");
 	if (hardirq && irq)
 		kmsg(&m, "irq %u: in its flow or primary handler\n", irq);
-	else if (fault_kind == IRQ_FAULT_THREAD)
+	else if (ft.kind == IRQ_FAULT_THREAD)
 		kmsg(&m, "in the irq thread's own code, outside any thread_fn\n");
 	report_trace(&m, &f, hardirq ? "IRQ" : "TASK");
 	kmsg(&m, "---[ end trace ]---\n");
@@ -333,9 +336,9 @@ static bool fault_chain(int sig, siginfo_t *si, void *ucv)
 
 static void fault_handler(int sig, siginfo_t *si, void *ucv)
 {
-	struct irq_fault *f = fault_cur;
+	struct irq_fault *f = ft.cur;
 
-	if (fault_fatal_here) {
+	if (ft.fatal_here) {
 		die_now(sig);	/* faulted in its own report, or the deadman rang */
 		return;
 	}
@@ -349,11 +352,11 @@ static void fault_handler(int sig, siginfo_t *si, void *ucv)
 		f->ip = uc_ip(ucv);
 		f->mask = uc->uc_sigmask;
 		f->nr_frames = backtrace(f->frames, IRQ_FAULT_FRAMES);
-		fault_cur = f->prev;
-		fault_jumped = f;
+		ft.cur = f->prev;
+		ft.jumped = f;
 		siglongjmp(f->env, 1);
 	}
-	if (fault_kind == IRQ_FAULT_TASK && !uirq_in_hardirq() && fault_chain(sig, si, ucv))
+	if (ft.kind == IRQ_FAULT_TASK && !uirq_in_hardirq() && fault_chain(sig, si, ucv))
 		return;
 	fault_fatal(sig, si, ucv);
 }
@@ -392,38 +395,18 @@ bool uirq_irq_fault_containment(void)
 
 void irq_fault_thread_init(enum irq_fault_kind kind)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	stack_t cur, ss;
-	void *p;
-
-	fault_kind = (unsigned char)kind;
-	/* A sanitizer gives every thread one, and unmaps whatever is installed at exit: keep it. */
-	if (!sigaltstack(NULL, &cur) && !(cur.ss_flags & SS_DISABLE) && cur.ss_size >= ALTSTACK_MIN)
+	ft.kind = (unsigned char)kind;
+	/* A task of the deterministic mode runs on its thread, whose alternate stack the mode installed. */
+	if (uirq_sim_current)
 		return;
-	p = mmap(NULL, ALTSTACK_SIZE + (size_t)page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (p == MAP_FAILED)
-		return;	/* faults still reach the handler, only an overflow does not */
-	mprotect(p, (size_t)page, PROT_NONE);	/* the handler's own overflow faults, not scribbles */
-	ss = (stack_t){ .ss_sp = (char *)p + page, .ss_size = ALTSTACK_SIZE };
-	if (sigaltstack(&ss, &alt_old)) {
-		munmap(p, ALTSTACK_SIZE + (size_t)page);
-		return;
-	}
-	alt_mem = p;
-	alt_len = ALTSTACK_SIZE + (size_t)page;
+	uirq_altstack_install(&alt, ALTSTACK_SIZE, ALTSTACK_MIN);
 }
 
 void irq_fault_thread_exit(void)
 {
-	fault_kind = IRQ_FAULT_TASK;
-	if (!alt_mem)
-		return;
-	if (alt_old.ss_flags & SS_DISABLE)
-		alt_old = (stack_t){ .ss_flags = SS_DISABLE };
-	sigaltstack(&alt_old, NULL);
-	munmap(alt_mem, alt_len);
-	alt_mem = NULL;
+	ft.kind = IRQ_FAULT_TASK;
+	if (!uirq_sim_current)
+		uirq_altstack_remove(&alt);
 }
 
 #ifdef FAULT_ASAN
@@ -438,6 +421,14 @@ __attribute__((noinline)) static void unpoison_dead_frames(void)
 	void *lo;
 	size_t size;
 
+	/* A task of the deterministic mode runs on a stack of its own. */
+	if (uirq_sim_task_stack(&lo, &size)) {
+		char *here = __builtin_frame_address(0);
+
+		if (here > (char *)lo && here <= (char *)lo + size)
+			ASAN_UNPOISON_MEMORY_REGION(lo, (size_t)(here - (char *)lo));
+		return;
+	}
 	if (pthread_getattr_np(pthread_self(), &attr))
 		return;
 	if (!pthread_attr_getstack(&attr, &lo, &size)) {
@@ -458,7 +449,7 @@ static void fault_landed(struct irq_fault *f)
 	unpoison_dead_frames();
 #endif
 	/* A handler thread's own run: the locks it held died with it (reported, then forgotten). */
-	if (fault_kind == IRQ_FAULT_THREAD && !f->prev)
+	if (ft.kind == IRQ_FAULT_THREAD && !f->prev)
 		uirq_lockdep_thread_exit();
 	while ((uirq_preempt_count() & UIRQ_HARDIRQ_MASK) > (f->preempt_count & UIRQ_HARDIRQ_MASK))
 		uirq_hardirq_exit();
@@ -475,19 +466,19 @@ static void fault_landed(struct irq_fault *f)
 __attribute__((noinline)) bool irq_fault_call(struct irq_fault *f, uirq_irq_handler_t fn, int irq,
 					      void *dev_id, uirq_irqreturn_t *ret)
 {
-	f->prev = fault_cur;
+	f->prev = ft.cur;
 	f->preempt_count = uirq_preempt_count();
 	f->irqs_off = uirq_irqs_disabled();
 	/* No mask saved: a system call per run.  The handler records the mask instead. */
 	if (sigsetjmp(f->env, 0)) {
-		fault_landed(fault_jumped);
+		fault_landed(ft.jumped);
 		return true;
 	}
-	fault_cur = f;
+	ft.cur = f;
 	atomic_signal_fence(memory_order_seq_cst);
 	*ret = fn(irq, dev_id);
 	atomic_signal_fence(memory_order_seq_cst);
-	fault_cur = f->prev;
+	ft.cur = f->prev;
 	return false;
 }
 

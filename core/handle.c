@@ -25,6 +25,15 @@ static __thread struct {
 	} held[MAX_DEFERRED_KICKS];
 } kicks;
 
+/* Only the kicks held matter at a switch of the deterministic mode's tasks. */
+static size_t kicks_live(const void *value)
+{
+	unsigned int n = ((const __typeof__(kicks) *)value)->n;
+
+	return offsetof(__typeof__(kicks), held) + (n < MAX_DEFERRED_KICKS ? n : MAX_DEFERRED_KICKS) * sizeof(kicks.held[0]);
+}
+UIRQ_SIM_TASK_LOCAL_EXT(kicks, kicks_live, NULL)
+
 uirq_irqreturn_t irq_default_primary_handler(int irq, void *dev_id)
 {
 	(void)irq;

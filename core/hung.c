@@ -133,7 +133,7 @@ static void report(const struct hung_note *n, unsigned int deadline)
 static void *watchdog_fn(void *arg)
 {
 	(void)arg;
-	pthread_setname_np(pthread_self(), WATCHDOG_NAME);
+	uirq_task_set_comm(WATCHDOG_NAME);
 	/* It only reports: in the deterministic mode its period must not hide a deadlock. */
 	uirq_sim_set_daemon();
 	for (;;) {
@@ -170,8 +170,9 @@ static int start_locked(void)
 	err = uirq_sim_thread_create(&watchdog, NULL, watchdog_fn, NULL, WATCHDOG_NAME);
 	if (err)
 		return -err;
-	/* Named from here too: it is there by name once the call returns. */
-	pthread_setname_np(watchdog, WATCHDOG_NAME);
+	/* Named from here too: it is there by name once the call returns (a task is named at its creation). */
+	if (!uirq_sim_is_task_thread(watchdog))
+		pthread_setname_np(watchdog, WATCHDOG_NAME);
 	running = true;
 	return 0;
 }

@@ -302,6 +302,9 @@ static void irq_thread_check_affinity(struct uirq_irq_desc *desc, struct uirq_ir
 
 	if (!(atomic_fetch_and(&action->thread_flags, ~IRQTF_AFFINITY) & IRQTF_AFFINITY))
 		return;
+	/* A task of the deterministic mode is a coroutine: pinning would move every task's one thread. */
+	if (uirq_sim_current)
+		return;
 	if (uirq_cpu_host_pin(atomic_load_explicit(&desc->cpu, memory_order_relaxed), &core)) {
 		CPU_ZERO(&set);
 		CPU_SET(core, &set);
@@ -327,14 +330,19 @@ static void set_thread_name(struct uirq_irqaction *action)
 	char name[16];
 
 	thread_comm(action, name);
-	pthread_setname_np(pthread_self(), name);
+	uirq_task_set_comm(name);
 }
 
 static void set_thread_fifo(struct uirq_irqaction *action)
 {
 	static atomic_bool noticed;
 	struct sched_param sp = { .sched_priority = IRQ_THREAD_PRIO };
-	int err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	int err;
+
+	/* The deterministic mode's scheduler orders its tasks, coroutines on one thread: no priority to set. */
+	if (uirq_sim_current)
+		return;
+	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 
 	if (err && !atomic_exchange(&noticed, true))
 		uirq_printk("uirq: irq/%u-%s: SCHED_FIFO priority %d not permitted (%s); "
@@ -462,7 +470,7 @@ static void irq_thread_dtor(void *arg)
 	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
 	char comm[16] = "";
 
-	pthread_getname_np(pthread_self(), comm, sizeof(comm));
+	uirq_task_comm(comm);
 	uirq_printk("genirq: exiting task \"%s\" (%d) is an active IRQ thread (irq %u)\n", comm,
 		    (int)action->tid, action->irq);
 	irq_fault_thread_exit();
@@ -476,26 +484,11 @@ static void irq_thread_dtor(void *arg)
 	irq_finalize_oneshot(desc, action);
 }
 
-static void *irq_thread(void *arg)
+static void irq_thread_loop(struct uirq_irq_desc *desc, struct uirq_irqaction *action,
+			    uirq_irqreturn_t (*handler_fn)(struct uirq_irq_desc *, struct uirq_irqaction *))
 {
-	struct uirq_irqaction *action = arg;
-	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
-	uirq_irqreturn_t (*handler_fn)(struct uirq_irq_desc *, struct uirq_irqaction *);
 	unsigned int seq = 0;
 
-	handler_fn = (atomic_load(&action->thread_flags) & IRQTF_FORCED_THREAD) ? irq_forced_thread_fn
-										 : irq_thread_fn;
-	action->tid = (pid_t)uirq_task_pid();
-	irq_self_thread(action);
-	irq_fault_thread_init(IRQ_FAULT_THREAD);
-	set_thread_name(action);
-	set_thread_fifo(action);
-	uirq_set_irq_thread(true);
-	irq_thread_check_affinity(desc, action);
-	atomic_fetch_or(&action->thread_flags, IRQTF_READY);
-	uirq_futex_wake(&action->thread_flags, INT_MAX);
-
-	pthread_cleanup_push(irq_thread_dtor, action);
 	while (!irq_wait_for_interrupt(desc, action)) {
 		/* The hung-thread watchdog's whole cost: a run is its number and INRUN. */
 		atomic_store_explicit(&action->run_seq, ++seq ? seq : ++seq, memory_order_relaxed);
@@ -510,7 +503,39 @@ static void *irq_thread(void *arg)
 		atomic_fetch_and(&action->thread_flags, ~IRQTF_INRUN);
 		wake_threads_waitq(desc);
 	}
-	pthread_cleanup_pop(0);
+}
+
+static void *irq_thread(void *arg)
+{
+	struct uirq_irqaction *action = arg;
+	struct uirq_irq_desc *desc = irq_to_desc(action->irq);
+	uirq_irqreturn_t (*handler_fn)(struct uirq_irq_desc *, struct uirq_irqaction *);
+
+	handler_fn = (atomic_load(&action->thread_flags) & IRQTF_FORCED_THREAD) ? irq_forced_thread_fn
+										 : irq_thread_fn;
+	action->tid = (pid_t)uirq_task_pid();
+	irq_self_thread(action);
+	irq_fault_thread_init(IRQ_FAULT_THREAD);
+	set_thread_name(action);
+	set_thread_fifo(action);
+	uirq_set_irq_thread(true);
+	irq_thread_check_affinity(desc, action);
+	atomic_fetch_or(&action->thread_flags, IRQTF_READY);
+	uirq_futex_wake(&action->thread_flags, INT_MAX);
+
+	/*
+	 * A task of the deterministic mode is a coroutine on a thread it shares:
+	 * no cancellation handler (glibc keeps one list per thread, which the
+	 * tasks' pushes and pops would interleave), and a pthread_exit() there
+	 * would end every task (uirq/sim.h).
+	 */
+	if (uirq_sim_current) {
+		irq_thread_loop(desc, action, handler_fn);
+	} else {
+		pthread_cleanup_push(irq_thread_dtor, action);
+		irq_thread_loop(desc, action, handler_fn);
+		pthread_cleanup_pop(0);
+	}
 	irq_fault_thread_exit();
 	return NULL;
 }
@@ -1116,9 +1141,10 @@ int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio)
 			continue;
 		if (action->has_thread) {
 			struct sched_param sp = { .sched_priority = prio };
-			int err = pthread_setschedparam(action->thread, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
 
-			ret = -err;
+			/* A task of the deterministic mode: its scheduler orders it, there is no thread to set. */
+			ret = uirq_sim_is_task_thread(action->thread) ? 0 :
+			      -pthread_setschedparam(action->thread, prio ? SCHED_FIFO : SCHED_OTHER, &sp);
 		}
 		break;
 	}

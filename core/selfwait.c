@@ -26,14 +26,32 @@
 
 /* Descriptors a thread runs, innermost last. */
 struct self_stack {
+	unsigned int n;		/* first: a switch of the deterministic mode's tasks copies up to the used part */
 	struct uirq_irq_desc *desc[SELF_DEPTH];
-	unsigned int n;
 };
 
 static __thread struct {
-	struct self_stack hard, nested;
 	struct uirq_irqaction *thread;	/* this handler thread's action */
+	struct self_stack hard;
 } self;
+static __thread struct self_stack self_nested;
+
+static size_t stack_live(const struct self_stack *st)
+{
+	return offsetof(struct self_stack, desc) + (st->n < SELF_DEPTH ? st->n : SELF_DEPTH) * sizeof(st->desc[0]);
+}
+
+static size_t self_live(const void *value)
+{
+	return offsetof(__typeof__(self), hard) + stack_live(&((const __typeof__(self) *)value)->hard);
+}
+
+static size_t nested_live(const void *value)
+{
+	return stack_live(value);
+}
+UIRQ_SIM_TASK_LOCAL_EXT(self, self_live, NULL)
+UIRQ_SIM_TASK_LOCAL_EXT(self_nested, nested_live, NULL)
 
 static void push(struct self_stack *st, struct uirq_irq_desc *desc)
 {
@@ -64,12 +82,12 @@ void irq_self_hard_exit(void)
 
 void irq_self_nested_enter(struct uirq_irq_desc *desc)
 {
-	push(&self.nested, desc);
+	push(&self_nested, desc);
 }
 
 void irq_self_nested_exit(void)
 {
-	self.nested.n--;
+	self_nested.n--;
 }
 
 void irq_self_thread(struct uirq_irqaction *action)
@@ -84,7 +102,7 @@ bool irq_self_hard(struct uirq_irq_desc *desc)
 
 int irq_self_runs(struct uirq_irq_desc *desc)
 {
-	int n = count(&self.nested, desc);
+	int n = count(&self_nested, desc);
 
 	if (self.thread && self.thread->irq == desc->irq_data.irq &&
 	    (atomic_load_explicit(&self.thread->thread_flags, memory_order_relaxed) & IRQTF_INRUN))
@@ -98,7 +116,7 @@ void irq_self_wait_report(const char *call, struct uirq_irq_desc *desc)
 	void *frames[32];
 	int n = backtrace(frames, 32), cpu = uirq_this_cpu();
 
-	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	uirq_task_comm(comm);
 	comm[16] = '\0';
 	uirq_printk("------------[ cut here ]------------\n"
 		    "genirq: %s(%u) called by %s, a %s of irq %u: it would wait for itself; "

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -33,11 +34,19 @@ struct uirq_sched_ops {
 	void (*sleep_ns)(uint64_t ns);
 	uint64_t (*now_ns)(void);
 	long (*task_pid)(void);				/* the task's id as messages show it */
+	/* The task's command name (TASK_COMM_LEN: 16 with the NUL), which its thread's name would be. */
+	void (*comm)(char buf[16]);
+	void (*set_comm)(const char *name);
 };
 /* The calling thread's scheduler (NULL: the kernel's), read on every wait: one %fs-relative load. */
 extern __thread const struct uirq_sched_ops *uirq_sched __attribute__((tls_model("initial-exec")));
 /* A scheduler's run is going on: messages show addresses as stand-ins that replay (uirq_ptr_shown()). */
 extern bool uirq_sched_replays;
+
+/* The registered task-local variables (tasklocal.c, uirq_sim_task_local()) and a count bumped at each registration. */
+struct uirq_sim_task_local;
+extern struct uirq_sim_task_local *uirq_task_locals;
+extern unsigned int uirq_task_locals_gen;
 
 /* FUTEX_WAIT_PRIVATE / FUTEX_WAKE_PRIVATE on a 32-bit word; waits return on any wake or signal. */
 void uirq_futex_wait(void *addr, unsigned int val);
@@ -58,6 +67,20 @@ static inline struct timespec uirq_ns_to_timespec(uint64_t ns)
 	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u) };
 }
 
+/*
+ * The calling thread's alternate signal stack, size bytes over a guard
+ * page, unless it has one of min bytes or more (a sanitizer's): then
+ * mem stays NULL and the remove does nothing.  The remove puts back what
+ * was installed before.
+ */
+struct uirq_altstack {
+	void *mem;
+	size_t len;
+	stack_t old;
+};
+void uirq_altstack_install(struct uirq_altstack *a, size_t size, size_t min);
+void uirq_altstack_remove(struct uirq_altstack *a);
+
 /* Wait a little, escalating: pause, then sleep (never spin long: an RT thread would starve the one it waits for). */
 void uirq_backoff(unsigned int *round);
 
@@ -70,6 +93,14 @@ unsigned long uirq_jiffies(void);
  * number + 1, so that a seed's messages replay byte for byte.
  */
 long uirq_task_pid(void);
+/*
+ * The calling thread's command name (prctl(PR_GET_NAME)), 16 bytes with
+ * the NUL, and its renaming (pthread_setname_np() of itself): in the
+ * deterministic mode the task's own, which its tasks - coroutines sharing
+ * one thread - cannot keep in the thread's name.
+ */
+void uirq_task_comm(char buf[16]);
+void uirq_task_set_comm(const char *name);
 /* An address as messages show it: itself, or in the deterministic mode a stand-in that ASLR does not move (symbol.c). */
 unsigned long uirq_ptr_shown(const void *p);
 

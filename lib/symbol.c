@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "lib.h"
@@ -75,4 +76,24 @@ unsigned long uirq_ptr_shown(const void *p)
 long uirq_task_pid(void)
 {
 	return uirq_sched ? uirq_sched->task_pid() : (long)gettid();
+}
+
+void uirq_task_comm(char buf[16])
+{
+	if (uirq_sched) {
+		uirq_sched->comm(buf);
+		return;
+	}
+	buf[0] = '\0';
+	if (prctl(PR_GET_NAME, buf, 0, 0, 0))
+		snprintf(buf, 16, "?");
+	buf[15] = '\0';
+}
+
+void uirq_task_set_comm(const char *name)
+{
+	if (uirq_sched)
+		uirq_sched->set_comm(name);
+	else
+		pthread_setname_np(pthread_self(), name);
 }

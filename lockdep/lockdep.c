@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "uirq/context.h"
+#include "uirq/sim.h"
 
 /* Own cache lines: read on every acquisition, never next to a counter that is written. */
 int uirq_debug_locks __attribute__((aligned(64))) = 1;
@@ -590,6 +591,36 @@ static void thread_exit_destructor(void *arg)
 	check_no_locks_held(arg);
 	free_stack(arg);
 }
+
+/*
+ * A task of the deterministic mode (a coroutine sharing its thread) has
+ * its own held-lock stack: saved and restored at each switch, only the
+ * part in use (the header, and the inline entries up to the depth; a
+ * stack moved to the heap is its pointer), and checked and freed at the
+ * task's end as at a thread's.
+ */
+static size_t task_live(const void *value)
+{
+	const struct lockdep_task *t = value;
+
+	/*
+	 * The saved copy's pointer is into the thread's variable, where it is
+	 * put back.  The sentinel stack[0] is never written (its key stays 0
+	 * in every task's): an empty stack is the header alone.
+	 */
+	if (t->stack == lockdep_current.inline_stack && t->depth)
+		return offsetof(struct lockdep_task, inline_stack) + (size_t)(t->depth + 1) * sizeof(struct held_lock);
+	return offsetof(struct lockdep_task, stack) + sizeof(t->stack);
+}
+
+static void task_exit(void *var)
+{
+	struct lockdep_task *t = var;
+
+	if (t->registered)
+		thread_exit_destructor(t);
+}
+UIRQ_SIM_TASK_LOCAL_EXT(lockdep_current, task_live, task_exit)
 
 void uirq_lockdep_thread_exit(void)
 {

@@ -8,6 +8,7 @@
 #include "lockdep_internal.h"
 #include "lockdep_symbols.h"
 #include "../lib/lib.h"
+#include "uirq/sim.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -137,6 +138,7 @@ void report_stats(struct uirq_lockdep_stats *stats)
 }
 
 static LOCKDEP_TLS int report_nesting;
+UIRQ_SIM_TASK_LOCAL(report_nesting)
 
 bool report_enter(void)
 {
@@ -353,7 +355,7 @@ void task_name(char *buf, size_t len)
 {
 	char name[17] = "?";
 
-	prctl(PR_GET_NAME, name, 0, 0, 0);
+	uirq_task_comm(name);
 	name[16] = 0;
 	snprintf(buf, len, "%s/%ld", name, uirq_task_pid());
 }

@@ -44,7 +44,7 @@ void uirq__might_sleep(const char *file, int line)
 		return;
 	graph_lock();
 	if (report_begin(UIRQ_REPORT_SLEEP_INVALID, report_sig(report_sig_str(file), (uint64_t)line, 0, 0))) {
-		prctl(PR_GET_NAME, comm, 0, 0, 0);
+		uirq_task_comm(comm);
 		comm[16] = 0;
 		report_headline(false, "BUG: sleeping function called from invalid context at %s:%d",
 				file, line);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -112,6 +113,18 @@ static long task_pid(void)
 	return (long)uirq_sim_current->id + 1;
 }
 
+/* Its thread's name would be the task's: the tasks share one thread. */
+static void task_comm(char buf[16])
+{
+	memcpy(buf, uirq_sim_current->comm, 16);
+}
+
+static void task_set_comm(const char *name)
+{
+	strncpy(uirq_sim_current->comm, name, sizeof(uirq_sim_current->comm) - 1);
+	uirq_sim_current->comm[sizeof(uirq_sim_current->comm) - 1] = '\0';
+}
+
 /* What lib's futex, back-off and clock calls become on a task's thread (lib.h's seam). */
 const struct uirq_sched_ops uirq_sim_ops = {
 	.wait = sim_wait,
@@ -120,4 +133,6 @@ const struct uirq_sched_ops uirq_sim_ops = {
 	.sleep_ns = uirq_sim_sleep_ns,
 	.now_ns = uirq_sim_now_ns,
 	.task_pid = task_pid,
+	.comm = task_comm,
+	.set_comm = task_set_comm,
 };

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The deterministic scheduler (sim.h): one token passes between tasks at
- * synchronisation points; a task without it blocks on its own futex word.
- * Every decision is drawn from splitmix64 (Steele, Lea, Flood 2014) seeded
- * by the caller and logged, so one seed gives one interleaving.  Only the
- * token holder touches the state below: the hand-off (a release store and
- * an acquire load of the next task's word) orders it, no lock needed.
+ * The deterministic scheduler (sim.h): tasks are coroutines on the thread
+ * that started the mode (coro.c), and at each synchronisation point the
+ * running task picks the next and switches to it.  Every decision is
+ * drawn from splitmix64 (Steele, Lea, Flood 2014) seeded by the caller and
+ * logged, so one seed gives one interleaving.  One task runs at a time on
+ * one thread: the state below needs no lock (the stall watcher, another
+ * thread, reads only its atomics).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,22 +78,6 @@ static void log_step(struct uirq_sim_task *t, enum uirq_sim_reason r)
 	uirq_sim.tlen++;
 	atomic_store_explicit(&uirq_sim.progress, uirq_sim.tlen, memory_order_relaxed);
 	atomic_store_explicit(&uirq_sim.holder, t, memory_order_release);
-}
-
-static void give(struct uirq_sim_task *t)
-{
-	atomic_store_explicit(&t->go, 1, memory_order_release);
-	uirq_futex_wake_kernel(&t->go, 1);
-}
-
-/* Block (really) until the token comes back; a deadlocked mode's stop ends the task here. */
-static void await_token(struct uirq_sim_task *me)
-{
-	while (!atomic_load_explicit(&me->go, memory_order_acquire))
-		uirq_futex_wait_kernel(&me->go, 0, NULL);
-	atomic_store_explicit(&me->go, 0, memory_order_relaxed);
-	if (uirq_sim.aborting)
-		pthread_exit(NULL);
 }
 
 static struct uirq_sim_task *task_new(const char *name)
@@ -282,8 +268,9 @@ static void unspin(void)
 }
 
 /*
- * A synchronisation point: the caller (holding the token, its state already
- * set) gives the token to the task the strategy picks and waits for it back.
+ * A synchronisation point: the caller (running, its state already set)
+ * switches to the task the strategy picks and returns when it is resumed
+ * (never, when it ended).
  */
 void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 {
@@ -349,11 +336,7 @@ void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r)
 	log_step(next, r);
 	if (next == me)
 		return;
-	bool exiting = me->state == T_EXITED;
-
-	give(next);
-	if (!exiting)
-		await_token(me);
+	uirq_sim_switch(me, next);
 }
 
 void uirq_sim_set_daemon(void)
@@ -449,7 +432,11 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 
 	t0->thread = pthread_self();
 	atomic_store(&t0->tid, (int)gettid());
+	if (prctl(PR_GET_NAME, t0->comm, 0, 0, 0))
+		snprintf(t0->comm, sizeof(t0->comm), "?");
+	t0->comm[sizeof(t0->comm) - 1] = '\0';
 	t0->joined = true;
+	uirq_sim_coro_start(t0);
 	uirq_sim_current = t0;
 	uirq_sched = &uirq_sim_ops;
 	uirq_sim.running = true;
@@ -460,16 +447,11 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	return 0;
 }
 
-static void *trampoline(void *p)
+void uirq_sim_task_main(struct uirq_sim_task *me)
 {
-	struct uirq_sim_task *me = p;
-	void *ret;
-
-	uirq_sim_current = me;
-	uirq_sched = &uirq_sim_ops;
-	atomic_store(&me->tid, (int)gettid());
-	await_token(me);
-	ret = me->fn(me->arg);
+	me->ret = me->fn(me->arg);
+	/* Its thread-locals' destructors (lockdep's check that no lock is held), still a task. */
+	uirq_sim_locals_exit();
 	/* Exit: wake whoever joins this task, or the stop once every other task has ended. */
 	me->state = T_EXITED;
 	uirq_sim.alive--;
@@ -481,10 +463,9 @@ static void *trampoline(void *p)
 	}
 	if (me->joined)
 		reap(me);	/* detached: nobody joins it */
-	uirq_sim_current = NULL;
-	uirq_sched = NULL;
+	/* Never back: the next task frees this stack. */
 	uirq_sim_schedule(me, UIRQ_SIM_R_EXIT);
-	return ret;
+	abort();
 }
 
 /*
@@ -548,7 +529,12 @@ int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr,
 	t->fn = fn;
 	t->arg = arg;
 	t->joined = detached == PTHREAD_CREATE_DETACHED;	/* nobody joins it, the stop neither */
-	err = pthread_create(&t->thread, attr, trampoline, t);
+	/* A handle no thread has (sim.h): the task's number, odd. */
+	t->thread = (pthread_t)(((uintptr_t)t->id << 1) | 1);
+	atomic_store(&t->tid, atomic_load(&me->tid));
+	/* A new thread's name is its creator's until it names itself. */
+	memcpy(t->comm, me->comm, sizeof(t->comm));
+	err = uirq_sim_coro_create(t);
 	if (err) {
 		uirq_sim.ntasks--;
 		uirq_sim.nlive--;
@@ -566,8 +552,9 @@ int uirq_sim_thread_join(pthread_t thread, void **ret)
 {
 	struct uirq_sim_task *me = uirq_sim_current, *t = NULL;
 
+	/* A task's handle outside the mode: the task ended with it (or was dropped by a deadlocked stop). */
 	if (!me)
-		return pthread_join(thread, ret);
+		return uirq_sim_is_task_thread(thread) ? ESRCH : pthread_join(thread, ret);
 	for (size_t i = 1; i < uirq_sim.nlive && !t; i++)
 		if (!uirq_sim.live[i]->joined && pthread_equal(uirq_sim.live[i]->thread, thread))
 			t = uirq_sim.live[i];
@@ -582,7 +569,9 @@ int uirq_sim_thread_join(pthread_t thread, void **ret)
 	}
 	t->joined = true;
 	reap(t);
-	return pthread_join(thread, ret);
+	if (ret)
+		*ret = t->ret;
+	return 0;
 }
 
 enum uirq_sim_status uirq_sim_stop(void)
@@ -603,17 +592,20 @@ enum uirq_sim_status uirq_sim_stop(void)
 
 	uirq_sim_watch_stop();
 
-	if (uirq_sim.deadlocked) {
-		uirq_sim.aborting = true;
-		for (size_t i = 1; i < uirq_sim.ntasks; i++)
-			if (uirq_sim.tasks[i]->state != T_EXITED)
-				give(uirq_sim.tasks[i]);
-	}
+	/*
+	 * After a deadlock the tasks still blocked are dropped where they wait:
+	 * their stacks go back to the pool, their cleanup (what their functions
+	 * would have done after the wait, their thread-locals' destructors)
+	 * does not run.
+	 */
 	for (size_t i = 0; i < uirq_sim.ntasks; i++) {
-		if (!uirq_sim.tasks[i]->joined)
-			pthread_join(uirq_sim.tasks[i]->thread, NULL);
+		if (i)
+			uirq_sim_coro_release(uirq_sim.tasks[i]);
+		else
+			free(uirq_sim.tasks[i]->locals);
 		free(uirq_sim.tasks[i]);
 	}
+	uirq_sim_coro_stop();
 	free(uirq_sim.tasks);
 	free(uirq_sim.cand);
 	free(uirq_sim.live);
@@ -625,6 +617,7 @@ enum uirq_sim_status uirq_sim_stop(void)
 	uirq_sched_replays = false;
 	uirq_sim_current = NULL;
 	uirq_sched = NULL;
+	uirq_sim.dead = NULL;
 	return st;
 }
 
@@ -681,6 +674,11 @@ void uirq_sim_foreign(const char *what, unsigned int n)
 		"the scheduler cannot order it, so the run would not replay (create it with "
 		"uirq_sim_thread_create() from a task)\n", (int)gettid(), name, what, n);
 	abort();
+}
+
+bool uirq_sim_task_alive(unsigned int id)
+{
+	return uirq_sim.running && id < uirq_sim.ntasks && uirq_sim.tasks[id]->state != T_EXITED;
 }
 
 const char *uirq_sim_task_name(unsigned int id)

@@ -84,6 +84,19 @@ struct uirq_sim_task;
 extern __thread struct uirq_sim_task *uirq_sim_current
 	__attribute__((tls_model("initial-exec")));
 
+/*
+ * A task's handle (uirq_sim_thread_create()'s pthread_t) is no thread: its
+ * number, odd, which no pthread_t (an aligned pointer) is.  pthread calls
+ * on another thread (naming, priority, affinity) must skip it.
+ */
+static inline bool uirq_sim_is_task_thread(pthread_t t)
+{
+	return (uintptr_t)t & 1;
+}
+
+/* The calling task's own stack (false for task 0 and outside the mode: the thread's). */
+bool uirq_sim_task_stack(void **lo, size_t *size);
+
 #pragma GCC visibility pop
 
 #endif

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* main() of every test executable: one Check suite per UIRQ_TEST() suite, one case per test. */
+#define _GNU_SOURCE
 #include "harness.h"
 
 #include <dirent.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,12 +115,36 @@ int main(void)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* The deterministic mode's calls, weak: not every test links uirq. */
+extern bool uirq_sim_running(void) __attribute__((weak));
+extern int uirq_sim_task_id(void) __attribute__((weak));
+extern const char *uirq_sim_task_name(unsigned int id) __attribute__((weak));
+extern bool uirq_sim_task_alive(unsigned int id) __attribute__((weak));
+
+static bool comm_matches(const char *name, const char *comm, bool prefix)
+{
+	return prefix ? !strncmp(name, comm, strlen(comm)) : !strcmp(name, comm);
+}
+
 pid_t harness_find_task(const char *comm, bool prefix)
 {
-	DIR *d = opendir("/proc/self/task");
+	DIR *d;
 	struct dirent *e;
 	pid_t found = -1;
 
+	if (uirq_sim_running && uirq_sim_running()) {
+		const char *name;
+
+		for (unsigned int id = 0; (name = uirq_sim_task_name(id)); id++) {
+			char cut[16];
+
+			snprintf(cut, sizeof(cut), "%s", name);
+			if (uirq_sim_task_alive(id) && comm_matches(cut, comm, prefix))
+				return (pid_t)id + 1;
+		}
+		return -1;
+	}
+	d = opendir("/proc/self/task");
 	if (!d)
 		return -1;
 	while (found < 0 && (e = readdir(d))) {
@@ -133,13 +159,23 @@ pid_t harness_find_task(const char *comm, bool prefix)
 			continue;
 		if (fgets(buf, sizeof(buf), f)) {
 			buf[strcspn(buf, "\n")] = '\0';
-			if (prefix ? !strncmp(buf, comm, strlen(comm)) : !strcmp(buf, comm))
+			if (comm_matches(buf, comm, prefix))
 				found = atoi(e->d_name);
 		}
 		fclose(f);
 	}
 	closedir(d);
 	return found;
+}
+
+void harness_thread_name(char buf[16])
+{
+	int id = uirq_sim_task_id ? uirq_sim_task_id() : -1;
+
+	if (id >= 0)
+		snprintf(buf, 16, "%s", uirq_sim_task_name((unsigned int)id));
+	else if (pthread_getname_np(pthread_self(), buf, 16))
+		snprintf(buf, 16, "?");
 }
 
 int harness_fds_on(const char *path)

@@ -146,8 +146,16 @@ bool uirq_test_str_eq(const char *a, const char *b);
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* The tid of a thread of this process whose name is comm (or, with prefix, starts with it); -1 if none. */
+/*
+ * The tid of a thread of this process whose name is comm (or, with prefix,
+ * starts with it); -1 if none.  While the deterministic mode runs, its
+ * tasks are coroutines on one thread, not threads: a task that has not
+ * ended, by its name cut to the 15 characters of a thread's, and its task
+ * id + 1 (uirq/sim.h).
+ */
 pid_t harness_find_task(const char *comm, bool prefix);
+/* The calling thread's name (pthread_getname_np()), or a task's of the deterministic mode, as above. */
+void harness_thread_name(char buf[16]);
 
 /* How many of this process's file descriptors are open on path. */
 int harness_fds_on(const char *path);

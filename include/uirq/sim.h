@@ -82,7 +82,7 @@ bool uirq_sim_running(void);
  * Called with a description when the run cannot go on: every task blocked
  * and no timer pending (a deadlock: on the task that finds it, before task
  * 0 is resumed with UIRQ_SIM_DEADLOCK at its stop), or a task holding the
- * token for 10 s of wall time without a scheduling point - blocked in a
+ * thread for 10 s of wall time without a scheduling point - blocked in a
  * raw pthread call or a system call, or spinning (on a watcher thread;
  * the run is stuck, so the handler should end the process).  Without a
  * handler a deadlock is returned by the stop and a stall is reported on
@@ -132,6 +132,49 @@ void uirq_sim_set_daemon(void);
  */
 void uirq_sim_access_point(void);
 
+/*
+ * Task-local variables.  In the mode every task runs as a coroutine on the
+ * thread that started it (task 0's): a context switch, not a thread
+ * hand-off, so a __thread variable is one for all tasks unless registered
+ * here.  A registered variable is saved from the thread into the task that
+ * leaves and put back by the task that resumes, and a new task starts with
+ * the value a new thread would see (its initialiser).  uirq registers its
+ * own; a program registers those its tasks use with
+ * UIRQ_SIM_TASK_LOCAL(var) at file scope after the definition (a
+ * constructor registers it; registrations count from the next start).
+ * live, if set, is how many bytes from the variable's start matter given
+ * its value (a stack with a depth: only its used part is copied); exit,
+ * if set, runs at the task's end with its value in place (a thread's key
+ * destructor).  Outside the mode nothing changes: tasks are threads.
+ */
+struct uirq_sim_task_local {
+	void *(*addr)(void);			/* the variable on the calling thread */
+	size_t size;
+	size_t (*live)(const void *value);	/* NULL: size */
+	void (*exit)(void *var);		/* NULL: none */
+	struct uirq_sim_task_local *next;	/* the registry's */
+};
+void uirq_sim_task_local(struct uirq_sim_task_local *tl);
+#define UIRQ_SIM_TASK_LOCAL_EXT(var, live_fn, exit_fn)						\
+	static void *uirq_sim_tl_addr_##var(void)						\
+	{											\
+		return (void *)&(var);								\
+	}											\
+	static struct uirq_sim_task_local uirq_sim_tl_##var = {					\
+		uirq_sim_tl_addr_##var, sizeof(var), (live_fn), (exit_fn), NULL			\
+	};											\
+	__attribute__((constructor)) static void uirq_sim_tl_reg_##var(void)			\
+	{											\
+		uirq_sim_task_local(&uirq_sim_tl_##var);					\
+	}
+#define UIRQ_SIM_TASK_LOCAL(var) UIRQ_SIM_TASK_LOCAL_EXT(var, NULL, NULL)
+/*
+ * The stack each task gets in the mode (default 256 KiB, 1 MiB under
+ * AddressSanitizer; a guard page below it), for the tasks created after
+ * the call; 0 restores the default.
+ */
+void uirq_sim_set_stack_size(size_t bytes);
+
 /* A scheduling point (from a thread that is not a task, sched_yield()). */
 void uirq_sim_yield(void);
 /* Sleep in virtual time: costs no wall time (from a thread that is not a task, nanosleep()). */
@@ -150,6 +193,12 @@ void uirq_sim_sleep_until_ns(uint64_t t);
 int uirq_sim_task_id(void);
 /* A task's name, or NULL when there is no such task in the mode (running or last run). */
 const char *uirq_sim_task_name(unsigned int id);
+/*
+ * The task has not ended (false outside a run).  With the task's name
+ * what stands for a look at /proc/self/task in the mode: its tasks are
+ * coroutines on one thread, not threads of their own.
+ */
+bool uirq_sim_task_alive(unsigned int id);
 /* FNV-1a (64-bit) over every scheduling decision since the start, and their count. */
 uint64_t uirq_sim_trace_hash(void);
 size_t uirq_sim_trace_len(void);

@@ -126,7 +126,7 @@ static irqreturn_t child(int irq, void *dev_id)
 	int hw = (int)(uintptr_t)dev_id;
 
 	(void)irq;
-	pthread_getname_np(pthread_self(), thread_name[hw], sizeof(thread_name[hw]));
+	harness_thread_name(thread_name[hw]);
 	runs[hw]++;
 	return IRQ_HANDLED;
 }

@@ -589,3 +589,236 @@ UIRQ_TEST(sim, owned_task_left_at_stop_reported, .timeout = 20)
 	assert_true(strstr(r, "'ticker' (ends when its owner ends it)"), "%s", r);
 	assert_eq(owned_ticks, 3u, "no tick after the stop began");
 }
+
+/* ---- tasks are coroutines on task 0's thread ---- */
+
+/*
+ * A registered thread-local is each task's own: a value one task sets is
+ * not what another sees after any number of switches, and a new task
+ * starts at the initialiser, whatever the others did to it.  Before, each
+ * task was a thread (and there was no registry).
+ */
+static __thread int tl_value = 7;
+static __thread struct {
+	unsigned int n;
+	unsigned int items[64];
+} tl_stack;
+static size_t tl_stack_live(const void *value)
+{
+	const __typeof__(tl_stack) *s = value;
+
+	return offsetof(__typeof__(tl_stack), items) + (s->n < 64 ? s->n : 64) * sizeof(s->items[0]);
+}
+UIRQ_SIM_TASK_LOCAL(tl_value)
+UIRQ_SIM_TASK_LOCAL_EXT(tl_stack, tl_stack_live, NULL)
+static int tl_bad;
+
+static void *tl_task(void *arg)
+{
+	int me = (int)(uintptr_t)arg;
+
+	if (tl_value != 7 || tl_stack.n)
+		tl_bad++;
+	for (int round = 0; round < 20; round++) {
+		tl_value = 100 * me + round;
+		tl_stack.items[tl_stack.n++] = (unsigned int)(1000 * me + round);
+		uirq_sim_yield();
+		uirq_sim_sleep_ns((uint64_t)(me + 1));
+		if (tl_value != 100 * me + round || tl_stack.n != (unsigned int)round + 1)
+			tl_bad++;
+		for (int i = 0; i <= round; i++)
+			tl_bad += tl_stack.items[i] != (unsigned int)(1000 * me + i);
+	}
+	return NULL;
+}
+
+UIRQ_TEST(sim, task_locals_per_task)
+{
+	pthread_t t[4];
+
+	tl_value = 42;
+	assert_eq(uirq_sim_start(5, UIRQ_SIM_RANDOM, 0), 0);
+	for (int i = 0; i < 4; i++)
+		assert_eq(uirq_sim_thread_create(&t[i], NULL, tl_task, (void *)(uintptr_t)(i + 1), NULL), 0);
+	for (int i = 0; i < 4; i++)
+		assert_eq(uirq_sim_thread_join(t[i], NULL), 0);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+	assert_eq(tl_bad, 0);
+	assert_eq(tl_value, 42, "task 0's own value, back");
+}
+
+/* errno is each task's: set, a switch to a task that sets its own, and back. */
+static int errno_bad;
+
+static void *errno_task(void *arg)
+{
+	int mine = (int)(uintptr_t)arg;
+
+	for (int round = 0; round < 10; round++) {
+		errno = mine;
+		uirq_sim_yield();
+		uirq_sim_sleep_ns(10);
+		errno_bad += errno != mine;
+	}
+	return NULL;
+}
+
+UIRQ_TEST(sim, errno_per_task)
+{
+	pthread_t t[3];
+	static const int vals[] = { EIO, EPERM, ENOENT };
+
+	assert_eq(uirq_sim_start(9, UIRQ_SIM_PCT, 2), 0);
+	for (int i = 0; i < 3; i++)
+		assert_eq(uirq_sim_thread_create(&t[i], NULL, errno_task, (void *)(uintptr_t)vals[i], NULL), 0);
+	errno = EBUSY;
+	uirq_sim_yield();
+	assert_eq(errno, EBUSY);
+	for (int i = 0; i < 3; i++)
+		assert_eq(uirq_sim_thread_join(t[i], NULL), 0);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+	assert_eq(errno_bad, 0);
+}
+
+/* How many threads the process has (/proc/self/status). */
+static int thread_count(void)
+{
+	char line[128];
+	int n = -1;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * 2000 tasks alive at once, then 2000 more that end at once: no thread
+ * each (the process keeps task 0's and the stall watcher's), each task's
+ * return value back at its join.  Before, every task was a thread.
+ */
+#define MANY 2000
+static unsigned int many_go;
+static int many_tid_bad;
+
+static void *many_task(void *arg)
+{
+	/* On its creator's thread: task 0's. */
+	many_tid_bad += uirq_sim_task_id() <= 0 || gettid() != (int)(uintptr_t)arg;
+	while (!__atomic_load_n(&many_go, __ATOMIC_RELAXED))
+		uirq_futex_wait(&many_go, 0);
+	return (void *)(uintptr_t)(uirq_sim_task_id() * 3);
+}
+
+UIRQ_TEST(sim, many_tasks_one_thread, .timeout = 60)
+{
+	static pthread_t t[MANY];
+	int before;
+
+	assert_eq(uirq_sim_start(3, UIRQ_SIM_RANDOM, 0), 0);
+	before = thread_count();	/* with the stall watcher (and a sanitizer's own threads) */
+	assert_gt(before, 0);
+	for (int i = 0; i < MANY; i++)
+		assert_eq(uirq_sim_thread_create(&t[i], NULL, many_task, (void *)(uintptr_t)gettid(), NULL), 0);
+	uirq_sim_sleep_ns(1);	/* every one of them runs and waits */
+	assert_le(thread_count(), before, "no thread per task");
+	__atomic_store_n(&many_go, 1, __ATOMIC_RELAXED);
+	uirq_futex_wake(&many_go, INT32_MAX);
+	for (int i = 0; i < MANY; i++) {
+		void *ret = NULL;
+
+		assert_eq(uirq_sim_thread_join(t[i], &ret), 0);
+		assert_eq((uintptr_t)ret, (uintptr_t)(i + 1) * 3);
+	}
+	/* Short-lived, detached: each ends before the next starts, their stacks reused. */
+	pthread_attr_t attr;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (int i = 0; i < MANY; i++) {
+		pthread_t d;
+
+		assert_eq(uirq_sim_thread_create(&d, &attr, many_task, (void *)(uintptr_t)gettid(), NULL), 0);
+	}
+	pthread_attr_destroy(&attr);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+	assert_eq(many_tid_bad, 0);
+	assert_eq(uirq_sim_task_alive(1), false);
+}
+
+/* A task's stack takes a deep call chain: 192 KiB of the default 256, 3 MiB of 4 asked for. */
+static volatile unsigned long deep_sink;
+
+__attribute__((noinline)) static unsigned long deep(unsigned int n)
+{
+	volatile unsigned char frame[1024];
+
+	frame[0] = (unsigned char)n;
+	frame[sizeof(frame) - 1] = (unsigned char)(n >> 8);
+	if (!n)
+		return 0;
+	return deep(n - 1) + frame[0] + frame[sizeof(frame) - 1];
+}
+
+static void *deep_task(void *arg)
+{
+	deep_sink = deep((unsigned int)(uintptr_t)arg);
+	return (void *)1;
+}
+
+UIRQ_TEST(sim, deep_task_stacks, .timeout = 30)
+{
+	pthread_t t;
+	void *ret = NULL;
+
+	assert_eq(uirq_sim_start(1, UIRQ_SIM_RANDOM, 0), 0);
+	assert_eq(uirq_sim_thread_create(&t, NULL, deep_task, (void *)(uintptr_t)150, NULL), 0);
+	assert_eq(uirq_sim_thread_join(t, &ret), 0);
+	assert_eq((uintptr_t)ret, 1u);
+	uirq_sim_set_stack_size(4u << 20);
+	assert_eq(uirq_sim_thread_create(&t, NULL, deep_task, (void *)(uintptr_t)3000, NULL), 0);
+	assert_eq(uirq_sim_thread_join(t, &ret), 0);
+	assert_eq((uintptr_t)ret, 1u);
+	uirq_sim_set_stack_size(0);
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+}
+
+/* A task's command name is its own: its creator's until it names itself, not another task's. */
+static char comm_seen[2][16];
+
+static void *comm_task(void *arg)
+{
+	int i = (int)(uintptr_t)arg;
+
+	uirq_task_comm(comm_seen[0]);
+	uirq_task_set_comm(i ? "second" : "first");
+	uirq_sim_yield();
+	uirq_sim_sleep_ns(5);
+	uirq_task_comm(comm_seen[i]);
+	return NULL;
+}
+
+UIRQ_TEST(sim, comm_per_task)
+{
+	pthread_t t[2];
+	char mine[16], after[16];
+
+	pthread_setname_np(pthread_self(), "sim-main");
+	assert_eq(uirq_sim_start(2, UIRQ_SIM_RANDOM, 0), 0);
+	uirq_task_comm(mine);
+	assert_str_eq(mine, "sim-main");
+	assert_eq(uirq_sim_thread_create(&t[0], NULL, comm_task, (void *)0, NULL), 0);
+	assert_eq(uirq_sim_thread_join(t[0], NULL), 0);
+	assert_str_eq(comm_seen[0], "first");
+	assert_eq(uirq_sim_thread_create(&t[1], NULL, comm_task, (void *)1, NULL), 0);
+	assert_eq(uirq_sim_thread_join(t[1], NULL), 0);
+	assert_str_eq(comm_seen[1], "second");
+	uirq_task_comm(after);
+	assert_str_eq(after, "sim-main");
+	assert_eq(uirq_sim_stop(), UIRQ_SIM_OK);
+	assert_eq(pthread_getname_np(pthread_self(), after, sizeof(after)), 0);
+	assert_str_eq(after, "sim-main", "the thread's name untouched by its tasks");
+}

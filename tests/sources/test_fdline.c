@@ -305,7 +305,7 @@ static char primary_comm[16];
 
 static uirq_irqreturn_t name_primary(int irq, void *dev)
 {
-	pthread_getname_np(pthread_self(), primary_comm, sizeof(primary_comm));
+	harness_thread_name(primary_comm);
 	return count_primary(irq, dev);
 }
 

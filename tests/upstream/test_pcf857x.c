@@ -174,7 +174,7 @@ static irqreturn_t button_thread(int irq, void *data)
 	char name[16] = "";
 	char want[16];
 
-	pthread_getname_np(pthread_self(), name, sizeof(name));
+	harness_thread_name(name);
 	snprintf(want, sizeof(want), "irq/%u-", ub.irq);
 	btn.nested &= strncmp(name, want, strlen(want)) == 0;
 	snprintf(btn.thread, sizeof(btn.thread), "%s", name);

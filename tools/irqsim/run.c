@@ -169,7 +169,9 @@ static void *reader_main(void *arg)
 	struct ctx *c = arg;
 	struct uirq_input_event evs[64];
 
-	pthread_setname_np(pthread_self(), "evtest");
+	/* A task of a --seed run is a coroutine on the main thread, named at its creation. */
+	if (uirq_sim_task_id() < 0)
+		pthread_setname_np(pthread_self(), "evtest");
 	for (;;) {
 		int n = uirq_input_read(c->client, evs, 64, 0);
 

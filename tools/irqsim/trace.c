@@ -8,12 +8,14 @@
  * records rather than block an interrupt.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "irqsim.h"
+#include "uirq/sim.h"
 #include "uirq/irq.h"
 
 #define TRACE_CAP	(1u << 18)
@@ -41,10 +43,19 @@ static struct {
 } tr;
 
 static __thread struct {
-	uint64_t start[STACK_DEPTH];
 	unsigned int depth;
 	int tid;
+	uint64_t start[STACK_DEPTH];
 } ts_stack;
+
+/* A switch of the deterministic mode's tasks copies the used part only. */
+static size_t ts_stack_live(const void *value)
+{
+	unsigned int depth = ((const __typeof__(ts_stack) *)value)->depth;
+
+	return offsetof(__typeof__(ts_stack), start) + (depth < STACK_DEPTH ? depth : STACK_DEPTH) * sizeof(uint64_t);
+}
+UIRQ_SIM_TASK_LOCAL_EXT(ts_stack, ts_stack_live, NULL)
 
 static int my_tid(void)
 {
