@@ -171,6 +171,7 @@ struct irqsim_run {
 	struct uirq_lockdep_stats lockdep;
 	bool lockdep_on;
 	bool watchdog_fired;
+	unsigned long oopses;		/* handler threads killed by a fault (an "Oops:" in the log) */
 	bool setup_failed;
 	bool output_failed;		/* the trace file could not be written */
 	unsigned int stopped_line;	/* the scenario line a signal stopped the run at (0: none) */
@@ -204,7 +205,8 @@ void latency_summary(const struct irqsim_run *r, bool minus_bus, bool to_client,
 /*
  * How the scenario's edges were delivered (judge.c says how each is
  * decided).  The judged ones are ok, lost, duplicated, wrong, or excused:
- * unread, no_change or faulted.
+ * unread, no_change or faulted.  Apart from the edges: events no status
+ * read explains (unexplained).
  */
 struct delivery {
 	size_t judged;		/* edges with the button still for 2 ms on both sides */
@@ -216,6 +218,7 @@ struct delivery {
 	size_t unbound;		/* ... not delivered, the button's driver unbound at or near its time */
 	size_t short_edges;	/* edges of presses or gaps under 2 ms: not judged */
 	size_t short_seen;	/* ... that got an event anyway */
+	size_t unexplained;	/* KEY_POWER events at a level the driver's last status read did not return */
 };
 void latency_delivery(const struct irqsim_run *r, struct delivery *d);
 /* judge.c: whether a storm or shared line kept its promise (why not into why, when it did not). */

@@ -233,10 +233,10 @@ void json_print(FILE *f, const struct irqsim_run *r)
 		keys += VEC_AT(&r->events, struct sim_event, i)->type == EV_KEY;
 	fprintf(f, "\"counts\":{\"edges\":%zu,\"events\":%zu,\"key_events\":%zu,\"judged\":%zu,\"delivered\":%zu,\"lost\":%zu,"
 		"\"duplicated\":%zu,\"wrong\":%zu,\"unread\":%zu,\"no_change\":%zu,\"faulted\":%zu,\"unbound\":%zu,"
-		"\"short\":%zu,\"short_seen\":%zu,\"i2c_transfers\":%" PRIu64 ",\"i2c_errors\":%" PRIu64 ",\"i2c_faults_injected\":%" PRIu64
+		"\"short\":%zu,\"short_seen\":%zu,\"unexplained\":%zu,\"i2c_transfers\":%" PRIu64 ",\"i2c_errors\":%" PRIu64 ",\"i2c_faults_injected\":%" PRIu64
 		",\"i2c_wire_us\":%.3f},\n",
 		r->edges.n, r->events.n, keys, d.judged, d.ok, d.lost, d.duplicated, d.wrong, d.unread, d.no_change,
-		d.faulted, d.unbound, d.short_edges, d.short_seen,
+		d.faulted, d.unbound, d.short_edges, d.short_seen, d.unexplained,
 		r->i2c.transfers, r->i2c.errors, r->faults_injected, (double)r->i2c.wire_ns / 1000.0);
 	fputs("\"latency_us\":{", f);
 	latency_summary(r, false, false, &s);
@@ -260,5 +260,6 @@ void json_print(FILE *f, const struct irqsim_run *r)
 			r->stopped_line);
 	else
 		fputs("\"stopped\":null,\n", f);
-	fprintf(f, "\"watchdog\":%s,\n\"exit_status\":%d\n}\n", r->watchdog_fired ? "true" : "false", irqsim_verdict(r));
+	fprintf(f, "\"oopses\":%lu,\n\"watchdog\":%s,\n\"exit_status\":%d\n}\n", r->oopses,
+		r->watchdog_fired ? "true" : "false", irqsim_verdict(r));
 }

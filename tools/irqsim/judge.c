@@ -157,6 +157,48 @@ static void judge_unanswered(const struct irqsim_run *r, size_t first, size_t en
 		d->lost++;
 }
 
+/*
+ * The driver reports the level it reads (twl4030-pwrbutton.c): each
+ * KEY_POWER event must carry the level the last status read before it
+ * returned (the read's edges_seen says which; none yet: released, as at
+ * boot).  An event no read explains - one made up by the driver, such as a
+ * press and release "for an edge the read missed", on every interrupt of
+ * a pair - is counted whatever the edges' groups make of it: the input
+ * core drops a repeated value, so a made-up pair inside a short press is
+ * otherwise invisible.  Reads and reports of one driver are one thread's,
+ * in order.
+ */
+static size_t unexplained_events(const struct irqsim_run *r)
+{
+	size_t n = 0, x = 0;
+	bool level = false;
+
+	for (size_t i = 0; i < r->events.n; i++) {
+		const struct sim_event *ev = VEC_AT(&r->events, struct sim_event, i);
+
+		if (ev->type != EV_KEY || ev->code != KEY_POWER)
+			continue;
+		/*
+		 * The status reads begun before the event's stamp, in bus order
+		 * (as latency.c pairs them: a stamp has microseconds only, and
+		 * a read lasts tens of them).
+		 */
+		for (; x < r->xfers.n; x++) {
+			const struct sim_xfer *t = VEC_AT(&r->xfers, struct sim_xfer, x);
+
+			if (t->start_ns >= ev->t_ns)
+				break;
+			if (t->edges_seen >= 1)
+				level = VEC_AT(&r->edges, struct sim_edge, (size_t)t->edges_seen - 1)->pressed;
+			else if (t->edges_seen == 0)
+				level = false;
+		}
+		if ((ev->value != 0) != level)
+			n++;
+	}
+	return n;
+}
+
 void latency_delivery(const struct irqsim_run *r, struct delivery *d)
 {
 	size_t n = r->edges.n;
@@ -220,6 +262,7 @@ void latency_delivery(const struct irqsim_run *r, struct delivery *d)
 		prev_t = VEC_AT(&r->edges, struct sim_edge, j - 1)->t_ns;
 		i = j;
 	}
+	d->unexplained = unexplained_events(r);
 }
 
 /*
@@ -269,7 +312,7 @@ int irqsim_verdict(const struct irqsim_run *r)
 		return IRQSIM_EXIT_PROBLEMS;	/* the output could not be written */
 	if (r->stopped_line)
 		return 128 + atomic_load(&irqsim_stop_signal);
-	if (r->lockdep.reports || r->reports.n || r->watchdog_fired || r->setup_failed || r->output_failed)
+	if (r->lockdep.reports || r->reports.n || r->oopses || r->watchdog_fired || r->setup_failed || r->output_failed)
 		return IRQSIM_EXIT_PROBLEMS;
 	/*
 	 * A --seed run is judged on delivery and on its lines too: its time is
@@ -284,7 +327,7 @@ int irqsim_verdict(const struct irqsim_run *r)
 		struct delivery d;
 
 		latency_delivery(r, &d);
-		if (d.lost || d.duplicated || d.wrong)
+		if (d.lost || d.duplicated || d.wrong || d.unexplained)
 			return IRQSIM_EXIT_PROBLEMS;
 		for (size_t i = 0; i < r->lines.n; i++)
 			if (!line_kept_promise(VEC_AT(&r->lines, struct sim_line_result, i), NULL, 0))

@@ -114,6 +114,9 @@ static void print_delivery(FILE *f, const struct irqsim_run *r)
 	if (d.short_edges)
 		fprintf(f, "       %zu in presses or gaps under 2 ms, not judged (%zu seen): the driver reports "
 			"the level it reads\n", d.short_edges, d.short_seen);
+	if (d.unexplained)
+		fprintf(f, "       %zu KEY_POWER events at a level the driver's last status read did not return\n",
+			d.unexplained);
 }
 
 static void print_latency(FILE *f, const struct irqsim_run *r)
@@ -142,6 +145,9 @@ static void print_verdict(FILE *f, const struct irqsim_run *r)
 	fputc('\n', f);
 	if (r->watchdog_fired)
 		fprintf(f, "irqsim: the watchdog stopped the scenario\n");
+	if (r->oopses)
+		fprintf(f, "irqsim: %lu handler thread_fn%s killed by a fault (Oops above)\n", r->oopses,
+			r->oopses == 1 ? "" : "s");
 	if (r->stopped_line)
 		fprintf(f, "irqsim: stopped by %s at %s:%u; the figures above cover the run until then\n",
 			irqsim_stop_cause(), r->sc.name, r->stopped_line);

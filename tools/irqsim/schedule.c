@@ -341,6 +341,8 @@ void irqsim_outcome(const struct irqsim_run *r, int status, char *buf, size_t le
 		}
 	if (r->reports.n && !r->lockdep.reports)
 		add(buf, len, "report");
+	if (r->oopses)
+		add(buf, len, "oops");
 	if (r->opts->seeded && !r->faults_injected) {
 		struct delivery d;
 
@@ -351,6 +353,8 @@ void irqsim_outcome(const struct irqsim_run *r, int status, char *buf, size_t le
 			add(buf, len, "duplicated");
 		if (d.wrong)
 			add(buf, len, "wrong");
+		if (d.unexplained)
+			add(buf, len, "unexplained");
 	}
 	if (r->watchdog_fired)
 		add(buf, len, "watchdog");
