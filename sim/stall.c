@@ -20,13 +20,18 @@
 #include "internal.h"
 
 static uint64_t stall_ms = 10000;
-static pthread_t watcher;
-static bool watching;
-static atomic_uint watcher_stop;
+/*
+ * One watcher per process, made at the first start and idle between runs
+ * (a fuzzer starts and stops the mode for every input: a thread made and
+ * joined each time cost more than the run).  watch_on is 1 during a run
+ * and the word it waits on; watch_gen tells a new run from the last.
+ */
+static atomic_uint watch_on, watch_gen;
+static pid_t watcher_pid;	/* the process that made it: a forked child has none */
 
 void uirq_sim_set_stall_ms(uint64_t ms)
 {
-	stall_ms = ms ? ms : 1;
+	__atomic_store_n(&stall_ms, ms ? ms : 1, __ATOMIC_RELAXED);
 }
 
 /* The first line of /proc/self/task/TID/<what>, or "?" */
@@ -71,23 +76,30 @@ static void stalled(struct uirq_sim_task *t, uint64_t steps)
 
 static void *watch_fn(void *arg)
 {
-	uint64_t last = UINT64_MAX, still_ms = 0, tick = stall_ms < 100 ? stall_ms : 100;
-	struct timespec ts = { .tv_sec = (time_t)(tick / 1000), .tv_nsec = (long)(tick % 1000) * 1000000 };
-
 	(void)arg;
 	pthread_setname_np(pthread_self(), "uirq/simwatch");
-	while (!atomic_load(&watcher_stop)) {
-		uirq_futex_wait_kernel(&watcher_stop, 0, &ts);
-		uint64_t now = atomic_load(&uirq_sim.progress);
+	for (;;) {
+		while (!atomic_load(&watch_on))
+			uirq_futex_wait_kernel(&watch_on, 0, NULL);
 
-		still_ms = now == last ? still_ms + tick : 0;
-		last = now;
-		if (still_ms >= stall_ms && !atomic_load(&watcher_stop)) {
-			struct uirq_sim_task *t = atomic_load(&uirq_sim.holder);
+		unsigned int gen = atomic_load(&watch_gen);
+		uint64_t last = UINT64_MAX, still_ms = 0, ms = __atomic_load_n(&stall_ms, __ATOMIC_RELAXED);
+		uint64_t tick = ms < 100 ? ms : 100;
+		struct timespec ts = { .tv_sec = (time_t)(tick / 1000), .tv_nsec = (long)(tick % 1000) * 1000000 };
 
-			if (t)
-				stalled(t, now);
-			still_ms = 0;
+		while (atomic_load(&watch_on) && atomic_load(&watch_gen) == gen) {
+			uirq_futex_wait_kernel(&watch_on, 1, &ts);
+			uint64_t now = atomic_load(&uirq_sim.progress);
+
+			still_ms = now == last ? still_ms + tick : 0;
+			last = now;
+			if (still_ms >= ms && atomic_load(&watch_on) && atomic_load(&watch_gen) == gen) {
+				struct uirq_sim_task *t = atomic_load(&uirq_sim.holder);
+
+				if (t)
+					stalled(t, now);
+				still_ms = 0;
+			}
 		}
 	}
 	return NULL;
@@ -95,18 +107,29 @@ static void *watch_fn(void *arg)
 
 void uirq_sim_watch_start(void)
 {
-	atomic_store(&watcher_stop, 0);
-	watching = !pthread_create(&watcher, NULL, watch_fn, NULL);
-	if (!watching)
-		fputs("uirq sim: no watcher thread: a task blocking outside the scheduler would hang unnamed\n", stderr);
+	atomic_fetch_add(&watch_gen, 1);
+	atomic_store(&watch_on, 1);
+	if (watcher_pid != getpid()) {
+		pthread_attr_t attr;
+		pthread_t t;
+		int err;
+
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&t, &attr, watch_fn, NULL);
+		pthread_attr_destroy(&attr);
+		if (err) {
+			fputs("uirq sim: no watcher thread: a task blocking outside the scheduler would hang unnamed\n",
+			      stderr);
+			return;
+		}
+		watcher_pid = getpid();
+	}
+	uirq_futex_wake_kernel(&watch_on, 1);
 }
 
 void uirq_sim_watch_stop(void)
 {
-	if (!watching)
-		return;
-	atomic_store(&watcher_stop, 1);
-	uirq_futex_wake_kernel(&watcher_stop, 1);
-	pthread_join(watcher, NULL);
-	watching = false;
+	atomic_store(&watch_on, 0);
+	uirq_futex_wake_kernel(&watch_on, 1);
 }
