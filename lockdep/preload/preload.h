@@ -96,6 +96,7 @@ struct real_fns {
 	int (*poll)(void *, unsigned long, int);
 	int (*poll_chk)(void *, unsigned long, int, size_t);
 	int (*ppoll)(void *, unsigned long, const struct timespec *, const void *);
+	int (*sigaction)(int, const void *, void *);
 
 	void (*exit_)(int) __attribute__((noreturn));
 	void (*Exit_)(int) __attribute__((noreturn));

@@ -95,6 +95,7 @@ STUB(int, eventfd_write, (int fd, uint64_t v), (fd, v))
 STUB(int, poll, (void *p, unsigned long n, int t), (p, n, t))
 STUB(int, poll_chk, (void *p, unsigned long n, int t, size_t l), (p, n, t, l))
 STUB(int, ppoll, (void *p, unsigned long n, cts_t *t, const void *m), (p, n, t, m))
+STUB(int, sigaction, (int s, const void *a, void *o), (s, a, o))
 
 /*
  * free() and realloc() are called by dlsym() itself, and by the dynamic
@@ -151,7 +152,7 @@ struct real_fns preload_real = {
 	S(barrier_init), S(barrier_wait), S(barrier_destroy),
 	S(sem_init), S(sem_destroy), S(sem_wait), S(sem_timedwait), S(sem_clockwait), S(sem_post),
 	S(pipe), S(pipe2), S(eventfd), S(close), S(dup2), S(dup3), S(read), S(write), S(read_chk),
-	S(eventfd_read), S(eventfd_write), S(poll), S(poll_chk), S(ppoll),
+	S(eventfd_read), S(eventfd_write), S(poll), S(poll_chk), S(ppoll), S(sigaction),
 	S(exit_), S(Exit_),
 	S(free), S(realloc), S(malloc_usable_size),
 #undef S
@@ -255,6 +256,7 @@ void preload_resolve(void)
 	NEED(poll, "poll");
 	NEED(poll_chk, "__poll_chk");
 	NEED(ppoll, "ppoll");
+	NEED(sigaction, "sigaction");
 
 	NEED(exit_, "_exit");
 	NEED(Exit_, "_Exit");

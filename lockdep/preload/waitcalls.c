@@ -534,6 +534,85 @@ PRELOAD_EXPORT int ppoll(struct pollfd *p, nfds_t n, const struct timespec *ts, 
 	return poll_common(p, n, 0, ts, true, sig, CALLER_IP);
 }
 
+/* ---- signal handlers: a context of their own ---- */
+
+/*
+ * A handler runs at any point of the code it interrupts: what it produces
+ * does not wait for the locks that code took (it may even be blocked in
+ * one of them).  Each handler the program installs runs through
+ * handler_entry(), which gives it an empty context and puts the
+ * interrupted code's back when it returns.
+ */
+static _Atomic uintptr_t user_handler[NSIG];
+static atomic_bool user_siginfo[NSIG];
+
+static void handler_entry(int sig, siginfo_t *si, void *uc)
+{
+	struct lockdep_task *t = &lockdep_current;
+	unsigned int n = t->wlog_n, start = t->wlog_start;
+	uintptr_t h = atomic_load_explicit(&user_handler[sig], memory_order_acquire);
+
+	t->wlog_start = n;
+	if (atomic_load_explicit(&user_siginfo[sig], memory_order_relaxed))
+		((void (*)(int, siginfo_t *, void *))h)(sig, si, uc);
+	else if (h)
+		((void (*)(int))h)(sig);
+	t->wlog_n = n;
+	t->wlog_start = start;
+}
+
+static bool is_function(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) ? a->sa_sigaction != NULL :
+	       a->sa_handler != SIG_DFL && a->sa_handler != SIG_IGN;
+}
+
+PRELOAD_EXPORT int sigaction(int sig, const struct sigaction *restrict act, struct sigaction *restrict old)
+{
+	uintptr_t was = 0;
+	bool was_info = false;
+	struct sigaction mine;
+	int ret;
+
+	if (sig <= 0 || sig >= NSIG || !preload_active())
+		return REAL(sigaction)(sig, act, old);
+	was = atomic_load(&user_handler[sig]);
+	was_info = atomic_load(&user_siginfo[sig]);
+	if (act && is_function(act)) {
+		mine = *act;
+		atomic_store(&user_siginfo[sig], (act->sa_flags & SA_SIGINFO) != 0);
+		atomic_store(&user_handler[sig], (act->sa_flags & SA_SIGINFO) ? (uintptr_t)act->sa_sigaction :
+					   (uintptr_t)act->sa_handler);
+		mine.sa_flags |= SA_SIGINFO;
+		mine.sa_sigaction = handler_entry;
+		act = &mine;
+	}
+	ret = REAL(sigaction)(sig, act, old);
+	/* the program sees its own handler, never ours */
+	if (ret == 0 && old && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == handler_entry) {
+		if (was_info) {
+			old->sa_sigaction = (void (*)(int, siginfo_t *, void *))was;
+		} else {
+			old->sa_flags &= ~SA_SIGINFO;
+			old->sa_handler = (void (*)(int))was;
+		}
+	}
+	return ret;
+}
+
+/* glibc's signal() calls its own sigaction: BSD semantics, as it gives them. */
+PRELOAD_EXPORT sighandler_t signal(int sig, sighandler_t h)
+{
+	struct sigaction a = { .sa_handler = h, .sa_flags = SA_RESTART }, o;
+
+	sigemptyset(&a.sa_mask);
+	if (sig > 0 && sig < NSIG)
+		sigaddset(&a.sa_mask, sig);
+	if (sigaction(sig, &a, &o) < 0)
+		return SIG_ERR;
+	return o.sa_handler;
+}
+
 /* ---- fork ---- */
 
 __attribute__((constructor)) static void waits_setup(void)

@@ -360,6 +360,13 @@ void wait_produce(struct lock_rec *w, const char *op, bool skip_held, unsigned l
 	rc->start = start;
 	rc->n = n;
 	produce_entries(t, w, op, t->wlog, from, n, WLOG_SIZE - 1, skip_held, ip);
+	/*
+	 * A production ends the context too: whoever consumed it may have
+	 * waited for it before taking the lock (a thread that takes the
+	 * pool's lock to say it is done, signals, and exits; the joiner waits
+	 * for the signal, then joins holding that lock - pigz's yarn).
+	 */
+	t->wlog_start = t->wlog_n;
 }
 
 /* ---- threads: what a thread took since its last wait, kept from its exit to its join ---- */

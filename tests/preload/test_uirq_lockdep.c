@@ -1108,3 +1108,4 @@ UIRQ_TEST(waits_clean, non_blocking_read, .timeout = 20) { assert_clean("waits",
 UIRQ_TEST(waits_clean, poll_on_the_pipe_and_a_socket, .timeout = 20) { assert_clean("waits", "poll_mixed"); }
 UIRQ_TEST(waits_clean, pipe_closed_and_its_number_reused, .timeout = 20) { assert_clean("waits", "pipe_reused"); }
 UIRQ_TEST(waits_clean, one_thread_posts_and_waits_holding_the_lock, .timeout = 20) { assert_clean("waits", "one_thread"); }
+UIRQ_TEST(waits_clean, join_holding_the_lock_after_the_done_signal, .timeout = 20) { assert_clean("waits", "join_after_done_signal"); }

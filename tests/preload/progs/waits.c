@@ -303,6 +303,36 @@ static void join_case(bool held)
 		ok(pthread_mutex_unlock(&a));
 }
 
+/*
+ * A thread says it is done under the pool's lock, signals and ends; the
+ * joiner waits for that signal, then joins holding the lock (pigz's yarn,
+ * join_all).  The thread's lock came before the signal the joiner waited
+ * for: silent.
+ */
+static int finished;
+
+static void *done_under_the_lock(void *arg)
+{
+	(void)arg;
+	ok(pthread_mutex_lock(&m));
+	finished = 1;
+	ok(pthread_cond_broadcast(&cv));
+	ok(pthread_mutex_unlock(&m));
+	return NULL;
+}
+
+static void join_after_done_signal(void)
+{
+	pthread_t t;
+
+	ok(pthread_create(&t, NULL, done_under_the_lock, NULL));
+	ok(pthread_mutex_lock(&m));
+	while (!finished)
+		ok(pthread_cond_wait(&cv, &m));
+	ok(pthread_join(t, NULL));
+	ok(pthread_mutex_unlock(&m));
+}
+
 /* ---- barriers ---- */
 
 static void *barrier_party(void *arg)
@@ -502,6 +532,8 @@ int main(int argc, char **argv)
 		pipe_case(0, RD_READ, O_NONBLOCK);
 	else if (!strcmp(c, "poll_mixed"))
 		pipe_case(0, RD_POLL_MIXED, 0);
+	else if (!strcmp(c, "join_after_done_signal"))
+		join_after_done_signal();
 	else if (!strcmp(c, "one_thread"))
 		one_thread(false);
 	else if (!strcmp(c, "pipe_reused"))
