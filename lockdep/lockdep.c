@@ -345,6 +345,11 @@ static inline struct lock_class *map_class(struct uirq_lockdep_map *map, unsigne
 	return map_class_slow(map, subclass);
 }
 
+struct lock_class *lockdep_map_class(struct uirq_lockdep_map *map)
+{
+	return map_class(map, 0);
+}
+
 /* The complete acquisition (recursion held): the fast path in lockdep_internal.h does the common case. */
 static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_map *map,
 				  unsigned int subclass, int trylock, int read,
@@ -382,6 +387,8 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 
 	mark_usage(t, hlock);
 	validate_chain(t, hlock, chain_key);
+	if (!trylock)
+		lockdep_wlog(t, class, atomic_load_explicit(&class->chain_id, memory_order_relaxed), flags, ip);
 
 	/* pushed only now */
 	t->depth = depth + 1;
@@ -589,6 +596,8 @@ static void check_no_locks_held(struct lockdep_task *t)
 static void thread_exit_destructor(void *arg)
 {
 	check_no_locks_held(arg);
+	if (lockdep_lock_info && lockdep_lock_info->thread_exit)
+		lockdep_lock_info->thread_exit(arg);
 	free_stack(arg);
 }
 

@@ -367,6 +367,9 @@ static void print_circular_bug(struct lockdep_task *t, struct held_lock *prev,
 	const struct lock_class *parent;
 	unsigned int n = path->len;
 
+	/* a cycle through a wait: the preload library's own report */
+	if (lockdep_lock_info && lockdep_lock_info->circular && lockdep_lock_info->circular(t, prev, next, path))
+		return;
 	if (!report_begin2(UIRQ_REPORT_CIRCULAR,
 			   report_sig(lockdep_class_sig(prev->class, true), lockdep_class_sig(next->class, true), 0, 0),
 			   report_sig(lockdep_class_sig(prev->class, false), lockdep_class_sig(next->class, false), 0, 0)))
@@ -579,6 +582,11 @@ static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struc
 	d->trace = d->site.file ? NULL : site_trace(d->site.ip, d->prev_site.ip);
 	link_dep(d);
 	lockdep_order_add(d);
+}
+
+void lockdep_add_dep(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next)
+{
+	check_prev_add(t, prev, next);
 }
 
 void check_prevs_add(struct lockdep_task *t, struct held_lock *next)

@@ -44,6 +44,9 @@
 /* ---- what the preload library adds to reports (NULL in libuirq) ---- */
 
 struct lock_class;
+struct lockdep_task;
+struct held_lock;
+struct bfs_path;
 struct lockdep_lock_info {
 	/* The thread holding the lock behind map, as the real lock says: TID, -1 held (owner unknown), 0 free. */
 	long (*holder)(const struct uirq_lockdep_map *map);
@@ -56,6 +59,14 @@ struct lockdep_lock_info {
 	 * its lock, or its kind of lock; 0: the class.
 	 */
 	uint64_t (*class_sig)(const struct lock_class *class, bool instance);
+	/*
+	 * A cycle through a wait (the preload library's waits.c): prints the
+	 * report and returns true when the cycle has a wait or an event in it.
+	 */
+	bool (*circular)(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next,
+			 const struct bfs_path *path);
+	/* The calling thread is ending (its thread-exit destructor). */
+	void (*thread_exit)(struct lockdep_task *t);
 };
 extern const struct lockdep_lock_info *lockdep_lock_info;
 
@@ -100,6 +111,14 @@ void rj_thread(const char *name);
 void rj_lock(const char *role, const char *name, uintptr_t instance, const struct lockdep_site *site);
 void rj_dep(const char *lock, const struct lockdep_site *site, const char *holding,
 	    const struct lockdep_site *holding_site);
+/*
+ * A chain element of another type ("wait", "event"): to (under to_key) at
+ * site, from (under from_key) at from_site (under from_site_key); timed -1
+ * leaves "timed" out.
+ */
+void rj_dep_typed(const char *type, const char *op, const char *to_key, const char *to,
+		  const struct lockdep_site *site, const char *from_key, const char *from,
+		  const char *from_site_key, const struct lockdep_site *from_site, int timed);
 void rj_frame(unsigned long ip);
 const struct report_facts *rj_facts(void);
 /* s as a JSON string into buf, quotes and all: its length, or 0 if it did not fit. */
@@ -350,6 +369,20 @@ static inline struct uirq_lockdep_map *hlock_map(const struct held_lock *h)
 	return lockdep_unhide_ptr(h->instance);
 }
 
+#ifdef UIRQ_LOCKDEP_PRELOAD
+/*
+ * The locks a thread took since its last wait, for the preload library's
+ * waits (lockdep/preload/waits.c): an event a thread produces (a signal, a
+ * post, a write) depends on them.  A ring: the newest WLOG_SIZE are kept.
+ */
+#define WLOG_SIZE	32
+struct wlog_entry {
+	struct lock_class *class;
+	uint64_t chain;			/* class->chain_id ^ read: stale once the class is recycled */
+	unsigned long ip;
+};
+#endif
+
 /* Held locks a thread has room for before its stack moves to the heap (the kernel's MAX_LOCK_DEPTH). */
 #define LOCKDEP_INLINE_DEPTH	48
 
@@ -377,6 +410,11 @@ struct lockdep_task {
 	/* Chain hits not yet in the global counter: hits_base - hits_left (batched). */
 	long hits_left;
 	long hits_base;
+#ifdef UIRQ_LOCKDEP_PRELOAD
+	/* entries [wlog_start, wlog_n) of wlog (mod WLOG_SIZE): taken since the last wait */
+	unsigned int wlog_n, wlog_start;
+	struct wlog_entry wlog[WLOG_SIZE];
+#endif
 	/*
 	 * stack[0] is a sentinel whose chain key stays 0 (the key of an empty
 	 * stack); the held locks are stack[1..depth], so the key below held
@@ -565,6 +603,10 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 		 bfs_match_fn match, void *data, struct bfs_path *path);
 /* Add the dependencies of a newly acquired lock to the ones below it (graph lock held). */
 void check_prevs_add(struct lockdep_task *t, struct held_lock *next);
+/* Add (and check) the one dependency prev -> next, which need not be t's held locks (graph lock held). */
+void lockdep_add_dep(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next);
+/* The class of map (made if need be; recursion set, graph lock not held); NULL: none. */
+struct lock_class *lockdep_map_class(struct uirq_lockdep_map *map);
 /* Report a same-class acquisition (graph lock held); true if it is one (then nothing more is checked). */
 bool check_deadlock(struct lockdep_task *t, struct held_lock *next);
 void zap_class_deps(struct lock_class *class);
@@ -663,6 +705,26 @@ static inline __attribute__((always_inline)) void lockdep_count_hit(struct lockd
 	}
 }
 
+/* Log a blocking acquisition for the waits (preload library only): three stores. */
+static inline __attribute__((always_inline)) void lockdep_wlog(struct lockdep_task *t, struct lock_class *class,
+							       uint64_t chain_id, unsigned int flags,
+							       unsigned long ip)
+{
+#ifdef UIRQ_LOCKDEP_PRELOAD
+	struct wlog_entry *e = &t->wlog[t->wlog_n++ % WLOG_SIZE];
+
+	e->class = class;
+	e->chain = chain_id ^ (flags & HL_READ_MASK);
+	e->ip = ip;
+#else
+	(void)t;
+	(void)class;
+	(void)chain_id;
+	(void)flags;
+	(void)ip;
+#endif
+}
+
 /*
  * Note an acquisition, the common case; the caller has checked
  * debug_locks_on().  True: done (or skipped: see below).  False: the caller
@@ -691,7 +753,7 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 {
 	struct lock_class *class;
 	unsigned int depth, flags, needed;
-	uint64_t key;
+	uint64_t key, chain_id;
 
 	if (unlikely(t->recursion))
 		return true;
@@ -714,9 +776,8 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	}
 	if (unlikely((atomic_load_explicit(&class->usage_mask, memory_order_acquire) & needed) != needed))
 		return false;
-	key = iterate_chain_key(t->stack[depth].chain_key,
-				atomic_load_explicit(&class->chain_id, memory_order_relaxed),
-				flags & HL_CHAIN_MASK);
+	chain_id = atomic_load_explicit(&class->chain_id, memory_order_relaxed);
+	key = iterate_chain_key(t->stack[depth].chain_key, chain_id, flags & HL_CHAIN_MASK);
 	/* a trylock cannot block: it adds no dependency and is not checked */
 	if (!trylock && unlikely(!lookup_chain_cache(key)))
 		return false;
@@ -727,8 +788,10 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	t->stack[depth + 1].site.line = line;
 	t->stack[depth + 1].site.ip = ip;
 	t->stack[depth + 1].flags = (uint8_t)flags;
-	if (!trylock)
+	if (!trylock) {
 		lockdep_count_hit(t);
+		lockdep_wlog(t, class, chain_id, flags, ip);
+	}
 	atomic_signal_fence(memory_order_seq_cst);
 	t->depth_recursion = depth + 1;		/* push; recursion = 0 */
 	return true;

@@ -239,6 +239,30 @@ void rj_dep(const char *lock, const struct lockdep_site *site, const char *holdi
 	section_add(SEC_CHAIN, &w);
 }
 
+void rj_dep_typed(const char *type, const char *op, const char *to_key, const char *to,
+		  const struct lockdep_site *site, const char *from_key, const char *from,
+		  const char *from_site_key, const struct lockdep_site *from_site, int timed)
+{
+	ELEMENT(w, store);
+
+	jw_lit(&w, "{");
+	jw_kv(&w, "type", type);
+	if (op)
+		jw_kv(&w, "op", op);
+	jw_kv(&w, to_key, to);
+	jw_site(&w, "site", site);
+	jw_kv(&w, from_key, from);
+	jw_site(&w, from_site_key, from_site);
+	if (timed >= 0) {
+		jw_key(&w, "timed");
+		jw_lit(&w, timed ? "true" : "false");
+	}
+	jw_lit(&w, "}");
+	fact(FACT_LOCK, to);
+	fact(FACT_LOCK, from);
+	section_add(SEC_CHAIN, &w);
+}
+
 void rj_frame(unsigned long ip)
 {
 	struct lockdep_site site = { .ip = ip };

@@ -99,6 +99,7 @@ static const char *const kind_names[UIRQ_REPORT_NR_KINDS] = {
 	[UIRQ_REPORT_RESOURCES] = "out_of_memory",
 	[UIRQ_REPORT_DESTROYED] = "destroyed",
 	[UIRQ_REPORT_COND] = "cond",
+	[UIRQ_REPORT_WAIT] = "wait",
 };
 
 const char *uirq_lockdep_kind_name(int kind)

@@ -78,6 +78,7 @@ enum uirq_lockdep_report_kind {
 	UIRQ_REPORT_RESOURCES,		/* out of memory: the validator turns off */
 	UIRQ_REPORT_DESTROYED,		/* use of destroyed lock detected! */
 	UIRQ_REPORT_COND,		/* a condition variable waited on without its mutex, or with two */
+	UIRQ_REPORT_WAIT,		/* possible circular dependency through a wait detected */
 	UIRQ_REPORT_NR_KINDS
 };
 

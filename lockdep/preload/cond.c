@@ -74,6 +74,7 @@ static void relock_on_cancel(void *arg)
 {
 	struct waiter *w = arg;
 
+	wait_done();
 	relock(w);
 	cond_exit(w);
 }
@@ -123,9 +124,14 @@ static int do_wait(enum op op, pthread_cond_t *c, pthread_mutex_t *m, clockid_t 
 		uirq_lock_release(&w.r->map, ip, NULL, 0);
 	}
 	cond_enter(&w, c, m);
+	/* the locks still held lead to the condition's event (waits.c) */
+	if (w.c)
+		wait_edge(w.c, op == OP_WAIT ? "pthread_cond_wait" : op == OP_TIMED ? "pthread_cond_timedwait" :
+			  "pthread_cond_clockwait", op != OP_WAIT, ip);
 	pthread_cleanup_push(relock_on_cancel, &w);
 	ret = real_wait(op, c, m, clk, t);
 	pthread_cleanup_pop(0);
+	wait_done();
 	cond_exit(&w);
 	/* EPERM: an error-checking or recursive mutex not ours - the call did nothing to it */
 	if (ret != EPERM)

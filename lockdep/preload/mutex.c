@@ -76,6 +76,7 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 	} else if (op != OP_TRY) {
 		/* Timed out or failed: the validation stays, the hold does not. */
 		uirq_lock_release(&r->map, ip, NULL, 0);
+		wait_unlog(r);	/* got through without it (waits.c) */
 	}
 	return ret;
 }
@@ -91,8 +92,10 @@ static __attribute__((noinline)) void lock_failed(pthread_mutex_t *m, unsigned l
 {
 	struct lock_rec *r = rec_get(m, REC_MUTEX, ip);
 
-	if (r)
+	if (r) {
 		uirq_lock_release(&r->map, ip, NULL, 0);
+		wait_unlog(r);
+	}
 }
 
 /* The real pthread_mutex_lock of an annotated lock. */

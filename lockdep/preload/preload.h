@@ -63,6 +63,41 @@ struct real_fns {
 	int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
 	int (*cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
 
+	/* waits (waits.c, waitcalls.c) */
+	int (*cond_signal)(pthread_cond_t *);
+	int (*cond_broadcast)(pthread_cond_t *);
+	int (*cond_init)(pthread_cond_t *, const pthread_condattr_t *);
+	int (*cond_destroy)(pthread_cond_t *);
+	int (*join)(pthread_t, void **);
+	int (*tryjoin)(pthread_t, void **);
+	int (*timedjoin)(pthread_t, void **, const struct timespec *);
+	int (*clockjoin)(pthread_t, void **, clockid_t, const struct timespec *);
+	int (*detach)(pthread_t);
+	int (*barrier_init)(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned int);
+	int (*barrier_wait)(pthread_barrier_t *);
+	int (*barrier_destroy)(pthread_barrier_t *);
+	int (*sem_init)(void *, int, unsigned int);
+	int (*sem_destroy)(void *);
+	int (*sem_wait)(void *);
+	int (*sem_timedwait)(void *, const struct timespec *);
+	int (*sem_clockwait)(void *, clockid_t, const struct timespec *);
+	int (*sem_post)(void *);
+	int (*pipe)(int *);
+	int (*pipe2)(int *, int);
+	int (*eventfd)(unsigned int, int);
+	int (*close)(int);
+	int (*dup2)(int, int);
+	int (*dup3)(int, int, int);
+	long (*read)(int, void *, size_t);
+	long (*write)(int, const void *, size_t);
+	long (*read_chk)(int, void *, size_t, size_t);
+	int (*eventfd_read)(int, uint64_t *);
+	int (*eventfd_write)(int, uint64_t);
+	int (*poll)(void *, unsigned long, int);
+	int (*poll_chk)(void *, unsigned long, int, size_t);
+	int (*ppoll)(void *, unsigned long, const struct timespec *, const void *);
+	int (*sigaction)(int, const void *, void *);
+
 	void (*exit_)(int) __attribute__((noreturn));
 	void (*Exit_)(int) __attribute__((noreturn));
 
@@ -88,7 +123,16 @@ extern bool preload_free_checks;
 #define REAL(name)	(preload_real.name)
 
 /* ---- per-lock records (table.c, record.c) ---- */
-enum rec_kind { REC_MUTEX = 1, REC_RWLOCK, REC_SPIN, REC_COND };
+enum rec_kind {
+	REC_MUTEX = 1, REC_RWLOCK, REC_SPIN,
+	/* wait objects (waits.c): a condition variable first, then the others */
+	REC_COND, REC_SEM, REC_THREAD, REC_BARRIER, REC_PIPE, REC_EVENTFD,
+	REC_NR_KINDS
+};
+static inline bool rec_kind_is_wait(unsigned int kind)
+{
+	return kind >= REC_COND && kind < REC_NR_KINDS;
+}
 enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD };
 /* What the lock's type changes for lockdep; mutex types first (their glibc numbers don't matter). */
 enum rec_mtype {
@@ -140,6 +184,9 @@ struct lock_rec {
 	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
 	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
 	const char *user_name;		/* uirq_lock_set_name() */
+	/* a wait object's (waits.c): how it was waited on and produced, for reports */
+	const char *wait_op, *produce_op;
+	uint8_t waits;			/* WAITS_* */
 	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
@@ -283,6 +330,13 @@ struct site_rec *site_get(unsigned long ip, enum rec_kind kind);
  * mutex its waiters use, depth how many wait now.  Table lock held.
  */
 struct lock_rec *cond_rec(void *cond);
+/*
+ * The record of the wait object at addr as kind (made if need be, with its
+ * own class key; another identity there ends).  Table lock held.
+ */
+struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned long site);
+/* The wait object at addr ends (destroyed, initialised again, joined, closed): its class dies.  Table lock held. */
+void wait_rec_end(uintptr_t addr, enum rec_kind kind);
 /* The memory [p, p + len) is being freed: its locks die ("held lock freed!" if one is locked). */
 void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
 /* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
@@ -315,6 +369,65 @@ void preload_stat_print(void (*text)(const char *), void (*json)(const char *));
 /* ---- annotations (annotate.c, <uirq/lockdep-annotate.h>) ---- */
 /* A new identity for the lock at r's address: what was annotated for it before (table lock held). */
 void annotate_apply_pending(struct lock_rec *r);
+
+/* ---- waits (waits.c): a wait object is a class in the dependency graph ---- */
+#define WAITS_TIMED	1u	/* waited on with a timeout */
+#define WAITS_UNTIMED	2u	/* waited on without one */
+/*
+ * The calling thread waits on w's object (op: the call's name, ip: its
+ * site): the locks it holds now lead to it.  Before the real wait.
+ */
+void wait_edge(struct lock_rec *w, const char *op, bool timed, unsigned long ip);
+/* The wait returned: the thread's producer context starts again (inline: one store). */
+static inline void wait_done(void)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	t->wlog_start = t->wlog_n;
+}
+/* Does the calling thread hold a lock, or has it taken one since its last wait? */
+static inline bool wait_holding(void)
+{
+	return lockdep_current.depth != 0;
+}
+static inline bool wait_window(void)
+{
+	return lockdep_current.wlog_n != lockdep_current.wlog_start;
+}
+/*
+ * A lock attempt failed (timed out): the thread got on without the lock, so
+ * what it produces next does not depend on it.  Its log entry goes.
+ */
+static inline void wait_unlog(const struct lock_rec *r)
+{
+	struct lockdep_task *t = &lockdep_current;
+
+	if (t->wlog_n != t->wlog_start &&
+	    t->wlog[(t->wlog_n - 1) % WLOG_SIZE].class == __atomic_load_n(&r->map.class_cache, __ATOMIC_RELAXED))
+		t->wlog_n--;
+}
+/*
+ * The calling thread produces w's event (op, at ip): w depends on the locks
+ * taken since its last wait - but for those it still holds when skip_held
+ * (a barrier's party waits on what it produces: a lock it holds there is
+ * its wait's, not its arrival's).
+ */
+void wait_produce(struct lock_rec *w, const char *op, bool skip_held, unsigned long ip);
+/* pthread_join & co returned: th ended (op at ip; timed: a timed join). */
+void wait_joined(pthread_t th, const char *op, bool timed, unsigned long ip);
+/* th was detached or joined without a wait: what its exit left is dropped. */
+void wait_forget_thread(pthread_t th);
+/* The record of the wait object at addr, made if need be; NULL: untracked. */
+struct lock_rec *wait_rec_get(uintptr_t addr, enum rec_kind kind, unsigned long ip);
+/* A person's name for a wait object's record; false: not a wait object. */
+bool wait_rec_name(const struct lock_rec *r, char *buf, size_t len);
+/* The record behind an instance class (report.c), or NULL. */
+const struct lock_rec *preload_class_rec(const struct lock_class *class);
+/* The engine's hooks (report.c installs them). */
+bool wait_circular(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next,
+		   const struct bfs_path *path);
+void wait_thread_exit(struct lockdep_task *t);
+void wait_fork_child(void);
 
 /* ---- reports only the preload library makes (report.c) ---- */
 void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip);

@@ -62,6 +62,40 @@ STUB(int, spin_destroy, (pthread_spinlock_t *l), (l))
 STUB(int, cond_wait, (pthread_cond_t *c, mutex_t *m), (c, m))
 STUB(int, cond_timedwait, (pthread_cond_t *c, mutex_t *m, cts_t *t), (c, m, t))
 STUB_MAYBE(cond_clockwait, (pthread_cond_t *c, mutex_t *m, clockid_t k, cts_t *t), (c, m, k, t))
+/* waits (waitcalls.c) */
+STUB(int, cond_signal, (pthread_cond_t *c), (c))
+STUB(int, cond_broadcast, (pthread_cond_t *c), (c))
+STUB(int, cond_init, (pthread_cond_t *c, const pthread_condattr_t *a), (c, a))
+STUB(int, cond_destroy, (pthread_cond_t *c), (c))
+STUB(int, join, (pthread_t t, void **r), (t, r))
+STUB(int, tryjoin, (pthread_t t, void **r), (t, r))
+STUB(int, timedjoin, (pthread_t t, void **r, cts_t *ts), (t, r, ts))
+STUB_MAYBE(clockjoin, (pthread_t t, void **r, clockid_t k, cts_t *ts), (t, r, k, ts))
+STUB(int, detach, (pthread_t t), (t))
+STUB(int, barrier_init, (pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned int n), (b, a, n))
+STUB(int, barrier_wait, (pthread_barrier_t *b), (b))
+STUB(int, barrier_destroy, (pthread_barrier_t *b), (b))
+STUB(int, sem_init, (void *s, int p, unsigned int v), (s, p, v))
+STUB(int, sem_destroy, (void *s), (s))
+STUB(int, sem_wait, (void *s), (s))
+STUB(int, sem_timedwait, (void *s, cts_t *t), (s, t))
+STUB_MAYBE(sem_clockwait, (void *s, clockid_t k, cts_t *t), (s, k, t))
+STUB(int, sem_post, (void *s), (s))
+STUB(int, pipe, (int *f), (f))
+STUB(int, pipe2, (int *f, int fl), (f, fl))
+STUB(int, eventfd, (unsigned int v, int fl), (v, fl))
+STUB(int, close, (int fd), (fd))
+STUB(int, dup2, (int a, int b), (a, b))
+STUB(int, dup3, (int a, int b, int fl), (a, b, fl))
+STUB(long, read, (int fd, void *b, size_t n), (fd, b, n))
+STUB(long, write, (int fd, const void *b, size_t n), (fd, b, n))
+STUB(long, read_chk, (int fd, void *b, size_t n, size_t l), (fd, b, n, l))
+STUB(int, eventfd_read, (int fd, uint64_t *v), (fd, v))
+STUB(int, eventfd_write, (int fd, uint64_t v), (fd, v))
+STUB(int, poll, (void *p, unsigned long n, int t), (p, n, t))
+STUB(int, poll_chk, (void *p, unsigned long n, int t, size_t l), (p, n, t, l))
+STUB(int, ppoll, (void *p, unsigned long n, cts_t *t, const void *m), (p, n, t, m))
+STUB(int, sigaction, (int s, const void *a, void *o), (s, a, o))
 
 /*
  * free() and realloc() are called by dlsym() itself, and by the dynamic
@@ -113,6 +147,12 @@ struct real_fns preload_real = {
 	S(rwlock_clockwrlock), S(rwlock_unlock), S(rwlock_destroy),
 	S(spin_init), S(spin_lock), S(spin_trylock), S(spin_unlock), S(spin_destroy),
 	S(cond_wait), S(cond_timedwait), S(cond_clockwait),
+	S(cond_signal), S(cond_broadcast), S(cond_init), S(cond_destroy),
+	S(join), S(tryjoin), S(timedjoin), S(clockjoin), S(detach),
+	S(barrier_init), S(barrier_wait), S(barrier_destroy),
+	S(sem_init), S(sem_destroy), S(sem_wait), S(sem_timedwait), S(sem_clockwait), S(sem_post),
+	S(pipe), S(pipe2), S(eventfd), S(close), S(dup2), S(dup3), S(read), S(write), S(read_chk),
+	S(eventfd_read), S(eventfd_write), S(poll), S(poll_chk), S(ppoll), S(sigaction),
 	S(exit_), S(Exit_),
 	S(free), S(realloc), S(malloc_usable_size),
 #undef S
@@ -183,6 +223,40 @@ void preload_resolve(void)
 	NEED(cond_wait, "pthread_cond_wait");
 	NEED(cond_timedwait, "pthread_cond_timedwait");
 	MAYBE(cond_clockwait, "pthread_cond_clockwait");
+
+	NEED(cond_signal, "pthread_cond_signal");
+	NEED(cond_broadcast, "pthread_cond_broadcast");
+	NEED(cond_init, "pthread_cond_init");
+	NEED(cond_destroy, "pthread_cond_destroy");
+	NEED(join, "pthread_join");
+	NEED(tryjoin, "pthread_tryjoin_np");
+	NEED(timedjoin, "pthread_timedjoin_np");
+	MAYBE(clockjoin, "pthread_clockjoin_np");
+	NEED(detach, "pthread_detach");
+	NEED(barrier_init, "pthread_barrier_init");
+	NEED(barrier_wait, "pthread_barrier_wait");
+	NEED(barrier_destroy, "pthread_barrier_destroy");
+	NEED(sem_init, "sem_init");
+	NEED(sem_destroy, "sem_destroy");
+	NEED(sem_wait, "sem_wait");
+	NEED(sem_timedwait, "sem_timedwait");
+	MAYBE(sem_clockwait, "sem_clockwait");
+	NEED(sem_post, "sem_post");
+	NEED(pipe, "pipe");
+	NEED(pipe2, "pipe2");
+	NEED(eventfd, "eventfd");
+	NEED(close, "close");
+	NEED(dup2, "dup2");
+	NEED(dup3, "dup3");
+	NEED(read, "read");
+	NEED(write, "write");
+	NEED(read_chk, "__read_chk");
+	NEED(eventfd_read, "eventfd_read");
+	NEED(eventfd_write, "eventfd_write");
+	NEED(poll, "poll");
+	NEED(poll_chk, "__poll_chk");
+	NEED(ppoll, "ppoll");
+	NEED(sigaction, "sigaction");
 
 	NEED(exit_, "_exit");
 	NEED(Exit_, "_Exit");

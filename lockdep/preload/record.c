@@ -28,6 +28,8 @@ static uint64_t next_ident = 1;		/* table lock */
 
 static const char *const kind_prefix[] = {
 	[REC_MUTEX] = "mutex@0x", [REC_RWLOCK] = "rwlock@0x", [REC_SPIN] = "spinlock@0x", [REC_COND] = "cond@0x",
+	[REC_SEM] = "sem@0x", [REC_THREAD] = "thread@0x", [REC_BARRIER] = "barrier@0x", [REC_PIPE] = "pipe@0x",
+	[REC_EVENTFD] = "eventfd@0x",
 };
 
 /* "mutex@0x55d0c3a4b040" without stdio: this runs inside pthread_mutex_lock. */
@@ -307,25 +309,53 @@ void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned
 	rec_table_exit();
 }
 
-struct lock_rec *cond_rec(void *cond)
+struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned long site)
 {
-	struct lock_rec *r = rec_index_find((uintptr_t)cond);
+	struct lock_rec *r = rec_index_find(addr);
 
-	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && r->kind == REC_COND)
+	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && r->kind == kind)
 		return r;
 	if (r)
-		drop_identity(r);	/* the memory held a lock: it is a condition variable now */
-	else if (!(r = rec_alloc((uintptr_t)cond)))
+		drop_identity(r);	/* the memory held a lock, or another kind of object: it is this one now */
+	else if (!(r = rec_alloc(addr)))
 		return NULL;
-	__atomic_store_n(&r->kind, (uint8_t)REC_COND, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->mtype, (uint8_t)MTYPE_NORMAL, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->flags, (uint8_t)REC_NO_MARKER, __ATOMIC_RELAXED);
 	atomic_store_explicit(&r->owner, 0, memory_order_relaxed);
 	r->depth = 0;
 	r->ident = next_ident++;
-	instance_name(r->name, sizeof(r->name), REC_COND, (uintptr_t)cond);
+	r->site = site;
+	r->site_is_init = false;
+	r->wait_op = r->produce_op = NULL;
+	r->waits = 0;
+	instance_name(r->name, sizeof(r->name), kind, addr);
+	/*
+	 * A class of its own, made when it first joins the dependency graph
+	 * (waits.c).  Set directly: a wait object is never held, and the
+	 * engine's init would take a recycled record still on some thread's
+	 * stack (its lock freed while held) for a held lock re-initialised.
+	 */
+	r->map.key = &r->key;
+	r->map.name = r->name;
+	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
 	return r;
+}
+
+void wait_rec_end(uintptr_t addr, enum rec_kind kind)
+{
+	struct lock_rec *r = rec_index_find(addr);
+
+	if (!r || r->kind != kind)
+		return;
+	drop_identity(r);
+	rec_release(r);
+}
+
+struct lock_rec *cond_rec(void *cond)
+{
+	return wait_rec_build((uintptr_t)cond, REC_COND, 0);
 }
 
 /* ---- freed memory ---- */

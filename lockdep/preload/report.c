@@ -93,6 +93,8 @@ static bool record_name(const struct lock_rec *r, char *buf, size_t len)
 
 	if (!a)
 		return false;
+	if (rec_kind_is_wait(r->kind))
+		return wait_rec_name(r, buf, len);
 	if (r->user_name) {
 		snprintf(buf, len, "%s", r->user_name);
 		return true;
@@ -107,7 +109,7 @@ static bool record_name(const struct lock_rec *r, char *buf, size_t len)
 }
 
 /* The record of an instance class, or NULL (a site class, a shared annotated class, a dead one). */
-static const struct lock_rec *class_rec(const struct lock_class *class)
+const struct lock_rec *preload_class_rec(const struct lock_class *class)
 {
 	uintptr_t hidden = atomic_load(&class->key);
 	const char *key = (const char *)lockdep_unhide_ptr(hidden) - class->subclass;
@@ -124,7 +126,7 @@ static bool class_name(const struct lock_class *class, char *buf, size_t len)
 	uintptr_t hidden = atomic_load(&class->key);
 	const char *key = (const char *)lockdep_unhide_ptr(hidden) - class->subclass;
 	const struct site_rec *site = hidden ? site_of_key(key) : NULL;
-	const struct lock_rec *r = class_rec(class);
+	const struct lock_rec *r = preload_class_rec(class);
 	char where[160];
 
 	if (site) {
@@ -144,7 +146,7 @@ static bool class_name(const struct lock_class *class, char *buf, size_t len)
  */
 static uint64_t class_sig(const struct lock_class *class, bool instance)
 {
-	const struct lock_rec *r = class_rec(class);
+	const struct lock_rec *r = preload_class_rec(class);
 	uintptr_t a = r ? atomic_load_explicit(&r->addr, memory_order_relaxed) : 0;
 	uint64_t site = r ? lockdep_code_sig(r->site) : 0;
 	Dl_info info;
@@ -163,6 +165,8 @@ static const struct lockdep_lock_info info = {
 	.instance = map_instance,
 	.class_name = class_name,
 	.class_sig = class_sig,
+	.circular = wait_circular,
+	.thread_exit = wait_thread_exit,
 };
 
 __attribute__((constructor)) static void report_setup(void)

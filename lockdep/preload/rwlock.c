@@ -62,8 +62,10 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 		preload_stat_acquired(r, l, op >= OP_WR);
 	if (ret == 0 && try)
 		preload_acquire(r, subclass, 1, read, ip);
-	else if (ret != 0 && !try)
+	else if (ret != 0 && !try) {
 		uirq_lock_release(&r->map, ip, NULL, 0);	/* timed out, or EDEADLK */
+		wait_unlog(r);	/* got through without it (waits.c) */
+	}
 	return ret;
 }
 

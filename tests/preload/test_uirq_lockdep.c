@@ -944,3 +944,168 @@ UIRQ_TEST(valgrind, reporting_program, .timeout = 300)
 	run_free(&r);
 }
 #endif
+
+/* ---- waits as dependencies (issue 24 section 1): progs/waits.c, one case each ---- */
+
+#define WAIT_CYCLE	"WARNING: possible circular dependency through a wait detected"
+
+/* A deadlock through a wait, predicted on a run that did not hang: one report that says what, --exit-code counts it. */
+static void assert_wait_predicted(const char *which, const char *what, const char *what2)
+{
+	struct run r = RUN(NULL, "--exit-code", "7", prog("waits"), which);
+
+	assert_one_report(r, WAIT_CYCLE);
+	check(r, strstr(r.err, what), "%s: no '%s' in the report", which, what);
+	check(r, !what2 || strstr(r.err, what2), "%s: no '%s' in the report", which, what2);
+	check(r, strstr(r.err, "(waits.c:"), "%s: sites not symbolized", which);
+	check(r, strstr(r.out, "done"), "%s did not finish", which);
+	assert_exit(r, 7);
+	run_free(&r);
+}
+
+UIRQ_TEST(waits, cond_waiter_holds_what_the_signaller_took, .timeout = 20)
+{
+	assert_wait_predicted("cond", "pthread_cond_signal on condition variable (&cv)",
+			      "pthread_cond_wait on condition variable (&cv) at cond_waiter+0x");
+}
+
+UIRQ_TEST(waits, cond_timed_wait_is_a_dependency_too, .timeout = 20)
+{
+	assert_wait_predicted("cond_timed", "pthread_cond_timedwait on condition variable (&cv)",
+			      "A timed wait is in the cycle");
+}
+
+UIRQ_TEST(waits, sem_waiter_holds_what_the_poster_took, .timeout = 20)
+{
+	assert_wait_predicted("sem", "is about to wait on semaphore", "before sem_post on semaphore (&sem) at poster_a+0x");
+}
+
+UIRQ_TEST(waits, sem_timed_wait_is_a_dependency_too, .timeout = 20)
+{
+	assert_wait_predicted("sem_timed", "sem_timedwait on semaphore (&sem)", ", a timed wait");
+}
+
+UIRQ_TEST(waits, join_while_holding_what_the_thread_took, .timeout = 20)
+{
+	assert_wait_predicted("join", "is about to wait on thread", "before exit on thread");
+}
+
+UIRQ_TEST(waits, barrier_while_holding_what_a_party_took, .timeout = 20)
+{
+	assert_wait_predicted("barrier", "pthread_barrier_wait on barrier (&barrier)", "lock(&a) at take_a+0x");
+}
+
+UIRQ_TEST(waits, pipe_read_while_holding_what_the_writer_took, .timeout = 20)
+{
+	assert_wait_predicted("pipe", "read on pipe (pipe fd ", "before write on pipe");
+}
+
+UIRQ_TEST(waits, poll_on_the_pipe_too, .timeout = 20)
+{
+	assert_wait_predicted("poll", "poll on pipe (pipe fd ", NULL);
+}
+
+UIRQ_TEST(waits, ppoll_on_the_pipe_too, .timeout = 20)
+{
+	assert_wait_predicted("ppoll", "ppoll on pipe (pipe fd ", ", a timed wait");
+}
+
+UIRQ_TEST(waits, eventfd_read_while_holding_what_the_writer_took, .timeout = 20)
+{
+	assert_wait_predicted("eventfd", "read on eventfd (eventfd fd ", "before write on eventfd");
+}
+
+UIRQ_TEST(waits, reader_waits_while_the_poster_writes_the_rwlock, .timeout = 20)
+{
+	assert_wait_predicted("rw_read_held_write_taken", "lock(&rw) at poster_wrlock+0x", "holding (&rw)");
+}
+
+UIRQ_TEST(waits, writer_waits_while_the_poster_reads_the_rwlock, .timeout = 20)
+{
+	assert_wait_predicted("rw_write_held_read_taken", "rlock(&rw) at poster_rdlock+0x", "holding (&rw)");
+}
+
+/* A held while waiting for the semaphore, whose poster holds B, while B's holder waits for A. */
+UIRQ_TEST(waits, cycle_of_a_wait_and_two_locks_closed_by_the_wait, .timeout = 20)
+{
+	assert_wait_predicted("mixed", "Chain exists of:\n  &sem --> &b --> &a", "before sem_post on semaphore (&sem)");
+}
+
+UIRQ_TEST(waits, cycle_of_a_wait_and_two_locks_closed_by_a_lock, .timeout = 20)
+{
+	assert_wait_predicted("mixed_lock_last", "is trying to acquire lock:", "which lock already depends on the new lock, through a wait");
+}
+
+UIRQ_TEST(waits, cycle_closed_by_the_post, .timeout = 20)
+{
+	assert_wait_predicted("post_closes", "is producing an event (sem_post on semaphore)", "sem_wait on semaphore (&sem)");
+}
+
+/* Both halves by one thread are quiet (waits_clean); a second thread's half makes it a report. */
+UIRQ_TEST(waits, one_threads_cycle_reported_once_another_thread_joins_in, .timeout = 20)
+{
+	assert_wait_predicted("one_thread_then_another", "before sem_post on semaphore (&sem) at poster_a+0x",
+			      "sem_wait on semaphore (&sem) at one_thread+0x");
+}
+
+UIRQ_TEST(waits, json_names_the_wait_the_event_and_the_lock, .timeout = 30)
+{
+	char *path = temp_file(NULL), *text;
+	struct run r = RUN(NULL, "--json", path, prog("waits"), "sem_timed");
+	const struct jval *locks, *chain;
+	struct jval *rep, *sum;
+
+	assert_one_report(r, WAIT_CYCLE);
+	assert_exit(r, 0);
+	text = read_and_unlink(path);
+	rep = json_line(text, 0);
+	assert_str_eq(jstr(rep, "kind"), "wait");
+	assert_str_eq(jstr(rep, "headline"), WAIT_CYCLE);
+	locks = json_get(rep, "locks");
+	assert_true(locks && locks->type == J_ARR && locks->n == 2, "locks");
+	assert_str_eq(jstr(&locks->kids[0], "role"), "waiting on");
+	assert_str_eq(jstr(&locks->kids[0], "name"), "&sem");
+	assert_str_eq(jstr(&locks->kids[0], "site.function"), "sem_case");
+	assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
+	assert_str_eq(jstr(&locks->kids[1], "name"), "&a");
+	chain = json_get(rep, "chain");
+	assert_true(chain && chain->type == J_ARR && chain->n == 2, "chain");
+	/* #1: the event depends on the lock its producer took first */
+	assert_str_eq(jstr(&chain->kids[0], "type"), "event");
+	assert_str_eq(jstr(&chain->kids[0], "op"), "sem_post");
+	assert_str_eq(jstr(&chain->kids[0], "event"), "&sem");
+	assert_str_eq(jstr(&chain->kids[0], "lock"), "&a");
+	assert_str_eq(jstr(&chain->kids[0], "site.function"), "take_a");
+	assert_str_eq(jstr(&chain->kids[0], "produced_at.function"), "poster_a");
+	/* #0: the wait, timed */
+	assert_str_eq(jstr(&chain->kids[1], "type"), "wait");
+	assert_str_eq(jstr(&chain->kids[1], "op"), "sem_timedwait");
+	assert_str_eq(jstr(&chain->kids[1], "event"), "&sem");
+	assert_str_eq(jstr(&chain->kids[1], "while_holding"), "&a");
+	assert_true(json_get(&chain->kids[1], "timed") && json_get(&chain->kids[1], "timed")->type == J_BOOL &&
+		    json_get(&chain->kids[1], "timed")->b, "timed");
+	sum = json_line(text, 1);
+	assert_true(json_path(sum, "by_kind.wait"), "no by_kind.wait in the summary");
+	assert_eq((int)json_path(sum, "by_kind.wait")->num, 1);
+	json_free(rep);
+	json_free(sum);
+	run_free(&r);
+}
+
+/* The standard patterns: silent, and --exit-code does not fire. */
+UIRQ_TEST(waits_clean, producer_consumer_through_the_conditions_own_mutex, .timeout = 20) { assert_clean("waits", "cond_own_mutex"); }
+UIRQ_TEST(waits_clean, signaller_under_an_unrelated_lock, .timeout = 20) { assert_clean("waits", "cond_unrelated"); }
+UIRQ_TEST(waits_clean, lock_taken_only_after_the_signal, .timeout = 20) { assert_clean("waits", "cond_after"); }
+UIRQ_TEST(waits_clean, join_with_no_lock_held, .timeout = 20) { assert_clean("waits", "join_unheld"); }
+UIRQ_TEST(waits_clean, post_under_an_unrelated_lock, .timeout = 20) { assert_clean("waits", "sem_unrelated"); }
+UIRQ_TEST(waits_clean, post_after_a_trylock, .timeout = 20) { assert_clean("waits", "sem_trylock"); }
+UIRQ_TEST(waits_clean, phases_a_semaphore_orders, .timeout = 20) { assert_clean("waits", "sem_phases"); }
+UIRQ_TEST(waits_clean, phases_a_barrier_orders, .timeout = 20) { assert_clean("waits", "barrier_phases"); }
+UIRQ_TEST(waits_clean, reader_waits_while_the_poster_reads, .timeout = 20) { assert_clean("waits", "rw_read_both"); }
+UIRQ_TEST(waits_clean, write_under_an_unrelated_lock, .timeout = 20) { assert_clean("waits", "pipe_unrelated"); }
+UIRQ_TEST(waits_clean, lock_taken_only_after_the_write, .timeout = 20) { assert_clean("waits", "pipe_after"); }
+UIRQ_TEST(waits_clean, non_blocking_read, .timeout = 20) { assert_clean("waits", "pipe_nonblock"); }
+UIRQ_TEST(waits_clean, poll_on_the_pipe_and_a_socket, .timeout = 20) { assert_clean("waits", "poll_mixed"); }
+UIRQ_TEST(waits_clean, pipe_closed_and_its_number_reused, .timeout = 20) { assert_clean("waits", "pipe_reused"); }
+UIRQ_TEST(waits_clean, one_thread_posts_and_waits_holding_the_lock, .timeout = 20) { assert_clean("waits", "one_thread"); }
+UIRQ_TEST(waits_clean, join_holding_the_lock_after_the_done_signal, .timeout = 20) { assert_clean("waits", "join_after_done_signal"); }

@@ -154,6 +154,7 @@ static const char *const kind_names[UIRQ_REPORT_NR_KINDS] = {
 	[UIRQ_REPORT_RESOURCES] = "RESOURCES",
 	[UIRQ_REPORT_DESTROYED] = "DESTROYED",
 	[UIRQ_REPORT_COND] = "COND",
+	[UIRQ_REPORT_WAIT] = "WAIT",
 };
 
 const char *st_kind_name(int kind)
