@@ -213,6 +213,25 @@ void preload_output_setup(const char *log, const char *json)
 	uirq_lockdep_set_report_handler(deliver, NULL);
 }
 
+/* Counted by the parent before this process was forked: not this process's. */
+static struct uirq_lockdep_stats parent_stats;
+
+void preload_child_stats_base(void)
+{
+	uirq_lockdep_get_stats(&parent_stats);
+	preload_reports_before = parent_stats.reports;
+}
+
+/* This process's own counts: a forked child's without its parent's reports. */
+static void own_stats(struct uirq_lockdep_stats *st)
+{
+	uirq_lockdep_get_stats(st);
+	st->reports -= parent_stats.reports;
+	st->suppressed -= parent_stats.suppressed;
+	for (int k = 0; k < UIRQ_REPORT_NR_KINDS; k++)
+		st->reports_by_kind[k] -= parent_stats.reports_by_kind[k];
+}
+
 unsigned long preload_reports_now(void)
 {
 	struct uirq_lockdep_stats st;
@@ -263,7 +282,7 @@ static void print_summary(void)
 	size_t n;
 	bool first = true;
 
-	uirq_lockdep_get_stats(&st);
+	own_stats(&st);
 	if (!st.reports && !st.suppressed && !st.chain_hits && !st.chains && !stopped)
 		return;
 	n = (size_t)snprintf(line, sizeof(line), "uirq-lockdep: %s[%ld]: %lu report%s",

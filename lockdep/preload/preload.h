@@ -63,6 +63,7 @@ struct real_fns {
 	int (*cond_timedwait)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
 	int (*cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
 
+	pid_t (*fork_)(void);
 	void (*exit_)(int) __attribute__((noreturn));
 	void (*Exit_)(int) __attribute__((noreturn));
 
@@ -100,6 +101,7 @@ enum rec_mtype {
 /* rec_flags: nothing set is the fast paths' case. */
 #define REC_NO_MARKER	1u	/* robust, process-shared or spin: no identity marker in the lock */
 #define REC_PSHARED	2u	/* process-shared: a forked child does not own it */
+#define REC_FORK_HELD	4u	/* a forked child's: held at fork() by a thread the child does not have */
 
 /*
  * One live lock.  Records are created at a lock's first acquisition (never
@@ -140,6 +142,8 @@ struct lock_rec {
 	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
 	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
 	const char *user_name;		/* uirq_lock_set_name() */
+	int fork_holder;		/* REC_FORK_HELD: that thread's id in the parent */
+	bool fork_read;			/* ... and it held the lock for reading only */
 	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
@@ -324,6 +328,17 @@ void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigne
 void preload_report_cond_two(void *cond, const struct lock_rec *c, void *m, void *other, unsigned long ip);
 /* r's lock is being destroyed (len 0) or its memory freed: report if another thread holds it. */
 void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len);
+/*
+ * REC_FORK_HELD (a forked child): an acquisition of r's lock that may block
+ * (exclusive, or any for a lock held for writing); reported if the lock is
+ * still held by the thread that did not fork.  The flag goes either way.
+ */
+void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, unsigned long ip);
+/* Before fork(): the name of thread tid, for the child's reports (0: forget all). */
+void preload_fork_note_thread(int tid);
+/* Where the program called fork(), and the parent's pid (a forked child's report names both). */
+extern unsigned long preload_fork_site;
+extern long preload_fork_parent;
 /* lockdep_out_of_memory() from outside the engine. */
 void preload_out_of_memory(const char *what);
 
@@ -442,6 +457,8 @@ void preload_msg(const char *s);
 /* ---- output (output.c) ---- */
 extern int preload_exit_code;		/* UIRQ_LOCKDEP_EXIT_CODE, or -1 */
 extern unsigned long preload_reports_before;	/* inherited from the parent process */
+/* A forked child: what the parent had reported, which the child's summary leaves out. */
+void preload_child_stats_base(void);
 void preload_stderr_setup(void);	/* keeps a copy of descriptor 2, before main() */
 void preload_output_setup(const char *log_path, const char *json_path);
 unsigned long preload_reports_now(void);

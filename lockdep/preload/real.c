@@ -92,6 +92,12 @@ static void *stub_realloc(void *p, size_t size)
 
 STUB(size_t, malloc_usable_size, (void *p), (p))
 
+static pid_t stub_fork_(void)
+{
+	preload_resolve();
+	return preload_real.fork_();
+}
+
 static __attribute__((noreturn)) void stub_exit_(int status)
 {
 	preload_resolve();
@@ -113,7 +119,7 @@ struct real_fns preload_real = {
 	S(rwlock_clockwrlock), S(rwlock_unlock), S(rwlock_destroy),
 	S(spin_init), S(spin_lock), S(spin_trylock), S(spin_unlock), S(spin_destroy),
 	S(cond_wait), S(cond_timedwait), S(cond_clockwait),
-	S(exit_), S(Exit_),
+	S(fork_), S(exit_), S(Exit_),
 	S(free), S(realloc), S(malloc_usable_size),
 #undef S
 };
@@ -184,6 +190,7 @@ void preload_resolve(void)
 	NEED(cond_timedwait, "pthread_cond_timedwait");
 	MAYBE(cond_clockwait, "pthread_cond_clockwait");
 
+	NEED(fork_, "fork");
 	NEED(exit_, "_exit");
 	NEED(Exit_, "_Exit");
 

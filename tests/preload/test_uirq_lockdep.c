@@ -944,3 +944,60 @@ UIRQ_TEST(valgrind, reporting_program, .timeout = 300)
 	run_free(&r);
 }
 #endif
+
+/* ---- unusual programs (issue 24) ---- */
+
+#define FORK_HELD	"WARNING: lock held at fork() by a thread the child does not have!"
+
+/* fork() while another thread holds a lock: the child's attempt is reported before it blocks for ever. */
+UIRQ_TEST(unusual, fork_lock_held_by_another_thread, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("fork_cases"), "held");
+
+	assert_one_report(r, FORK_HELD);
+	check(r, strstr(r.err, "(&held), at: child+0x") || strstr(r.err, "(&held), at: main+0x"), "lock not named");
+	check(r, strstr(r.err, "but thread fork_cases/"), "the holder thread not named");
+	check(r, strstr(r.err, "of the parent (pid "), "the parent not named");
+	check(r, strstr(r.err, "when fork() was called at:\nmain+0x"), "no fork site");
+	check(r, strstr(r.out, "child killed by signal 14"), "the child did not block (or ended otherwise)");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+UIRQ_TEST(unusual, fork_rwlock_written_by_another_thread, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("fork_cases"), "rwlock");
+
+	assert_one_report(r, FORK_HELD);
+	check(r, strstr(r.err, "(&rw), at: "), "lock not named");
+	run_free(&r);
+}
+
+/* Readers do not wait for readers; atfork handlers make the lock consistent: silent. */
+UIRQ_TEST(unusual, fork_read_held_rwlock_read_again, .timeout = 20) { assert_clean("fork_cases", "reader"); }
+UIRQ_TEST(unusual, fork_made_consistent_by_atfork_handlers, .timeout = 20) { assert_clean("fork_cases", "atfork"); }
+
+/* A forked child that reported nothing says 0 reports, not its parent's count; --exit-code agrees. */
+UIRQ_TEST(unusual, forked_child_counts_its_own_reports, .timeout = 20)
+{
+	char *path = temp_file(NULL), *text;
+	struct run r = RUN(NULL, "--json", path, prog("fork_cases"), "count");
+	int summaries = 0, reports[2] = { -1, -1 };
+
+	assert_one_report(r, BAD_UNLOCK);
+	assert_eq(count(r.err, ": 1 report (1 bad_unlock)"), 1, "the parent's summary");
+	assert_eq(count(r.err, ": 0 reports, "), 1, "the child's summary");
+	text = read_and_unlink(path);
+	for (int i = 0; i < 3; i++) {
+		struct jval *v = json_line(text, i);
+
+		if (!strcmp(jstr(v, "kind"), "summary") && summaries < 2)
+			reports[summaries++] = (int)json_get(v, "reports")->num;
+		json_free(v);
+	}
+	assert_eq(summaries, 2);
+	/* the child ends first */
+	assert_eq(reports[0], 0, "the child's JSON summary");
+	assert_eq(reports[1], 1, "the parent's JSON summary");
+	run_free(&r);
+}
