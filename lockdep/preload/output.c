@@ -28,7 +28,8 @@
 /*
  * A descriptor of ours and the file it was opened on: a program may close
  * every descriptor above 2 (daemons do) and open its own files there, so
- * each write first checks that the file is still the same one.
+ * each write first checks that the file is still the same one, and finds
+ * it again if not (out_reopen).
  */
 struct out {
 	int fd;
@@ -82,6 +83,48 @@ static ssize_t write_quiet(int fd, const struct iovec *iov, int n_iov)
 }
 
 /*
+ * Our descriptor is gone or holds another file (a daemon closed every
+ * descriptor from 3 up, and maybe opened its own there): a file of ours is
+ * opened again by its path, for appending; stderr is taken again from the
+ * program's descriptor 2 if that is still the file it was at start.  The
+ * old number is left alone: it is not ours any more.  Never a file that is
+ * not ours.
+ */
+static bool out_reopen(struct out *o)
+{
+	struct stat st;
+	int fd;
+	bool ok;
+
+	if (!o->path)
+		return false;		/* never had one (stderr closed at start) */
+	if (o == &err_out) {
+		if (fstat(STDERR_FILENO, &st) != 0 || st.st_dev != o->dev || st.st_ino != o->ino)
+			return false;
+		return out_take(o, STDERR_FILENO, o->path);
+	}
+	fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = out_take(o, fd, o->path);
+	close(fd);
+	return ok;
+}
+
+/* Is o's descriptor still on its file (or on it again)? */
+static bool out_check(struct out *o)
+{
+	struct stat st;
+
+	if (o->fd >= 0 && fstat(o->fd, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino)
+		return true;
+	if (o->fd >= 0 && out_reopen(o))
+		return true;
+	errno = EBADF;
+	return false;
+}
+
+/*
  * One record in one write(2) - a JSON record and its newline as well:
  * processes appending to one file (a make -j tree) then never interleave
  * inside a record, as an O_APPEND write lands whole.  Only a short write
@@ -89,12 +132,8 @@ static ssize_t write_quiet(int fd, const struct iovec *iov, int n_iov)
  */
 static bool out_writev(struct out *o, struct iovec *iov, int n_iov)
 {
-	struct stat st;
-
-	if (o->fd < 0 || fstat(o->fd, &st) != 0 || st.st_dev != o->dev || st.st_ino != o->ino) {
-		errno = EBADF;
+	if (!out_check(o))
 		return false;
-	}
 	while (n_iov) {
 		ssize_t n = write_quiet(o->fd, iov, n_iov);
 

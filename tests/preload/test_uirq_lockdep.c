@@ -1001,3 +1001,34 @@ UIRQ_TEST(unusual, forked_child_counts_its_own_reports, .timeout = 20)
 	assert_eq(reports[1], 1, "the parent's JSON summary");
 	run_free(&r);
 }
+
+/*
+ * A daemon closes every descriptor from 3 up and opens its own files there:
+ * the report and the summary still reach stderr, or the log (opened again by
+ * its path), and never the program's file.
+ */
+UIRQ_TEST(unusual, daemon_closing_every_descriptor_keeps_its_reports, .timeout = 20)
+{
+	char data[64], log[64];
+	struct run r;
+	char *text;
+
+	snprintf(data, sizeof(data), "%s", temp_file(NULL));
+	r = RUN(NULL, prog("daemon_like"), data);
+	assert_exit(r, 0);
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "]: 1 report (1 circular), "), "no summary");
+	assert_str_eq(read_and_unlink(data), "data\n");
+	run_free(&r);
+
+	snprintf(data, sizeof(data), "%s", temp_file(NULL));
+	snprintf(log, sizeof(log), "%s", temp_file(NULL));
+	r = RUN(NULL, "--log", log, prog("daemon_like"), data);
+	assert_exit(r, 0);
+	check(r, any_report(r.err) == 0 && !strstr(r.err, "cannot write"), "not to the log");
+	assert_str_eq(read_and_unlink(data), "data\n");
+	text = read_and_unlink(log);
+	assert_eq(count(text, CIRCULAR), 1, "the log: %s", text);
+	assert_eq(count(text, "]: 1 report (1 circular), "), 1, "no summary in the log: %s", text);
+	run_free(&r);
+}
