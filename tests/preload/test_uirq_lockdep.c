@@ -1014,7 +1014,7 @@ UIRQ_TEST(unusual, daemon_closing_every_descriptor_keeps_its_reports, .timeout =
 	char *text;
 
 	snprintf(data, sizeof(data), "%s", temp_file(NULL));
-	r = RUN(NULL, prog("daemon_like"), data);
+	r = RUN(NULL, prog("abba"), "daemon", data);
 	assert_exit(r, 0);
 	assert_one_report(r, CIRCULAR);
 	check(r, strstr(r.err, "]: 1 report (1 circular), "), "no summary");
@@ -1023,7 +1023,7 @@ UIRQ_TEST(unusual, daemon_closing_every_descriptor_keeps_its_reports, .timeout =
 
 	snprintf(data, sizeof(data), "%s", temp_file(NULL));
 	snprintf(log, sizeof(log), "%s", temp_file(NULL));
-	r = RUN(NULL, "--log", log, prog("daemon_like"), data);
+	r = RUN(NULL, "--log", log, prog("abba"), "daemon", data);
 	assert_exit(r, 0);
 	check(r, any_report(r.err) == 0 && !strstr(r.err, "cannot write"), "not to the log");
 	assert_str_eq(read_and_unlink(data), "data\n");
