@@ -67,6 +67,8 @@ struct real_fns {
 	void (*exit_)(int) __attribute__((noreturn));
 	void (*Exit_)(int) __attribute__((noreturn));
 
+	int (*munmap)(void *, size_t);
+	void *(*mremap)(void *, size_t, size_t, int, ...);
 	void (*free)(void *);
 	void *(*realloc)(void *, size_t);
 	size_t (*malloc_usable_size)(void *);
@@ -287,8 +289,15 @@ struct site_rec *site_get(unsigned long ip, enum rec_kind kind);
  * mutex its waiters use, depth how many wait now.  Table lock held.
  */
 struct lock_rec *cond_rec(void *cond);
-/* The memory [p, p + len) is being freed: its locks die ("held lock freed!" if one is locked). */
-void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
+/*
+ * The memory [p, p + len) is being freed: its locks die ("held lock freed!"
+ * if one is locked).  how: MEM_FREE for free() itself (not realloc), whose
+ * locks a later use is reported for; MEM_GONE when the memory is unmapped
+ * already, and not to be read.
+ */
+#define MEM_FREE	1u
+#define MEM_GONE	2u
+void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip, unsigned int how);
 /* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
 bool rec_is_marked(const struct lock_rec *r, void *lock);
 

@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 atomic_bool preload_resolved;
@@ -91,6 +92,19 @@ static void *stub_realloc(void *p, size_t size)
 }
 
 STUB(size_t, malloc_usable_size, (void *p), (p))
+STUB(int, munmap, (void *p, size_t len), (p, len))
+
+static void *stub_mremap(void *p, size_t old_len, size_t new_len, int flags, ...)
+{
+	va_list ap;
+	void *to;
+
+	va_start(ap, flags);
+	to = va_arg(ap, void *);
+	va_end(ap);
+	preload_resolve();
+	return preload_real.mremap(p, old_len, new_len, flags, to);
+}
 
 static pid_t stub_fork_(void)
 {
@@ -120,7 +134,7 @@ struct real_fns preload_real = {
 	S(spin_init), S(spin_lock), S(spin_trylock), S(spin_unlock), S(spin_destroy),
 	S(cond_wait), S(cond_timedwait), S(cond_clockwait),
 	S(fork_), S(exit_), S(Exit_),
-	S(free), S(realloc), S(malloc_usable_size),
+	S(munmap), S(mremap), S(free), S(realloc), S(malloc_usable_size),
 #undef S
 };
 
@@ -194,6 +208,8 @@ void preload_resolve(void)
 	NEED(exit_, "_exit");
 	NEED(Exit_, "_Exit");
 
+	NEED(munmap, "munmap");
+	NEED(mremap, "mremap");
 	NEED(free, "free");
 	NEED(realloc, "realloc");
 	NEED(malloc_usable_size, "malloc_usable_size");

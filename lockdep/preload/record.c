@@ -334,23 +334,26 @@ struct freed {
 	uintptr_t from;
 	size_t len;
 	unsigned long ip;
+	unsigned int how;	/* MEM_* */
 };
 
 static void kill_freed(struct lock_rec *r, void *arg)
 {
 	const struct freed *f = arg;
 	void *lock = (void *)atomic_load_explicit(&r->addr, memory_order_relaxed);
+	bool gone = f->how & MEM_GONE;
 
-	if (atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && rec_is_marked(r, lock) &&
-	    lockdep_map_freed(&r->map, (void *)f->from, f->len) < 0)
+	/* memory unmapped already: nothing of the lock to read, a hold of it ends without a look */
+	if (atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && (gone || rec_is_marked(r, lock)) &&
+	    lockdep_map_freed(&r->map, (void *)f->from, f->len) < 0 && !gone)
 		preload_check_held_elsewhere(r, lock, (void *)f->from, f->len);
 	drop_identity(r);
 	rec_release(r);
 }
 
-void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip)
+void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip, unsigned int how)
 {
-	struct freed f = { p, len, ip };
+	struct freed f = { p, len, ip, how };
 
 	if (!rec_table_enter())
 		return;

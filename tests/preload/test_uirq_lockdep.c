@@ -1032,3 +1032,14 @@ UIRQ_TEST(unusual, daemon_closing_every_descriptor_keeps_its_reports, .timeout =
 	assert_eq(count(text, "]: 1 report (1 circular), "), 1, "no summary in the log: %s", text);
 	run_free(&r);
 }
+
+/* munmap() and mremap() end the locks in what they take away, as free() does. */
+UIRQ_TEST(unusual, pshared_mutex_unmapped_then_another_at_its_address, .timeout = 20)
+{
+	assert_clean("pshared_remap", "munmap");
+}
+
+UIRQ_TEST(unusual, pshared_mutex_shrunk_away_then_another_at_its_address, .timeout = 20)
+{
+	assert_clean("pshared_remap", "mremap");
+}
