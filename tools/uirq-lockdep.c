@@ -195,6 +195,28 @@ static int add_preload(const char *lib)
 }
 
 /*
+ * A suppression file is text: a directory, or binary data (a NUL byte, or
+ * control characters other than tab, CR and newline), is the wrong file
+ * given, which the module would take for no rules at all.  NULL: fine.
+ */
+static const char *not_rules(int fd)
+{
+	struct stat st;
+	unsigned char buf[4096];
+	ssize_t n;
+
+	if (fstat(fd, &st) != 0)
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return strerror(EISDIR);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i] < 0x20 && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r')
+				return "binary data, not a suppression file (see uirq-lockdep(1), SUPPRESSIONS)";
+	return n < 0 ? strerror(errno) : NULL;
+}
+
+/*
  * A file option for the module: relative to where the user typed it, not to
  * where the program chdir()s; one that cannot be opened (for appending, or
  * for reading) is an error here, before the program runs, not a surprise in
@@ -206,12 +228,19 @@ static int set_file(const char *opt, const char *env, const char *file, bool out
 	char cwd[PATH_MAX];
 	int ret, fd;
 
+	const char *why;
+
 	fd = output ? open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s %s: %s\n", prog_name, opt, file, strerror(errno));
 		return -1;
 	}
+	why = output ? NULL : not_rules(fd);
 	close(fd);
+	if (why) {
+		fprintf(stderr, "%s: %s %s: %s\n", prog_name, opt, file, why);
+		return -1;
+	}
 	if (file[0] != '/' && getcwd(cwd, sizeof(cwd))) {
 		if (asprintf(&abs, "%s/%s", cwd, file) < 0)
 			return -1;

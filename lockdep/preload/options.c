@@ -37,17 +37,23 @@ static void load_suppressions(const char *path)
 	char *text = NULL, why[160];
 	size_t size = 0;
 	int line, fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = 0;
+	const char *bad = NULL;
 
 	if (fd >= 0) {
 		text = calloc(1, 65536);
 		while (text && (n = read(fd, text + size, 65535 - size)) > 0)
 			size += (size_t)n;
+		if (text && n < 0)
+			bad = strerror(errno);	/* a directory: EISDIR */
 		close(fd);
 	}
-	if (fd < 0 || !text || size >= 65535) {
+	/* text: a NUL byte is binary data, which would read as no rules at all */
+	if (!bad && text && memchr(text, 0, size))
+		bad = "binary data, not a suppression file";
+	if (fd < 0 || !text || size >= 65535 || bad) {
 		fprintf(stderr, "uirq-lockdep: --suppress %s: %s\n", path,
-			fd < 0 ? strerror(errno) : "larger than 64 KiB");
+			fd < 0 ? strerror(errno) : bad ? bad : "larger than 64 KiB");
 		_exit(2);
 	}
 	if (lockdep_suppress_parse(text, &line, why, sizeof(why)) != 0) {

@@ -1043,3 +1043,41 @@ UIRQ_TEST(unusual, pshared_mutex_shrunk_away_then_another_at_its_address, .timeo
 {
 	assert_clean("pshared_remap", "mremap");
 }
+
+/* A directory or binary data given as the suppression file: refused, named, before the program runs. */
+UIRQ_TEST(unusual, suppress_refuses_a_directory_and_binary_data, .timeout = 20)
+{
+	static const char garbage[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, '\n', 3, 0, 0x3e };
+	char path[64];
+	struct run r = RUN(NULL, "--suppress", "/tmp", prog("abba"));
+	int fd;
+
+	assert_exit(r, 2);
+	check(r, strstr(r.err, "uirq-lockdep: --suppress /tmp: Is a directory"), "the directory not named");
+	check(r, any_report(r.err) == 0 && !strstr(r.out, "both threads"), "the program ran");
+	run_free(&r);
+
+	snprintf(path, sizeof(path), "%s", temp_file(NULL));
+	fd = open(path, O_WRONLY);
+	assert_ge(fd, 0);
+	assert_eq(write(fd, garbage, sizeof(garbage)), (ssize_t)sizeof(garbage));
+	close(fd);
+	r = RUN(NULL, "--suppress", path, prog("abba"));
+	unlink(path);
+	assert_exit(r, 2);
+	check(r, strstr(r.err, path) && strstr(r.err, ": binary data, not a suppression file"), "not named");
+	check(r, any_report(r.err) == 0, "the program ran");
+	run_free(&r);
+
+	/* the module itself, given the variable by hand, refuses too */
+	{
+		char env[80];
+		const char *envp[] = { env, NULL };
+
+		snprintf(env, sizeof(env), "UIRQ_LOCKDEP_SUPPRESS=/tmp");
+		r = RUN(envp, prog("abba"));
+		assert_exit(r, 2);
+		check(r, strstr(r.err, "--suppress /tmp: Is a directory"), "the module took it");
+		run_free(&r);
+	}
+}
