@@ -243,8 +243,43 @@ static bool open_output(struct out *o, const char *path, const char *what)
 	return ok;
 }
 
+static void print_summary(void);
+
+/*
+ * SIGTERM, SIGINT, SIGHUP left at their default (the process ends): how a
+ * server is stopped.  The summary and the statistics are printed first;
+ * then the signal, back at its default, ends the process as it would have
+ * (the status says so).  A program's own handler replaces this one.
+ * SIGKILL cannot be caught: the reports are out already, the summary is not.
+ */
+static void on_stop_signal(int sig)
+{
+	static atomic_flag once = ATOMIC_FLAG_INIT;
+	int err = errno;
+
+	if (!atomic_flag_test_and_set(&once))
+		print_summary();
+	raise(sig);		/* blocked until the handler returns, then the default (SA_RESETHAND) */
+	errno = err;
+}
+
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 void preload_output_setup(const char *log, const char *json)
 {
+	catch_stop_signals();
 	if (log && *log && !open_output(&log_out, log, "log"))
 		preload_msg("uirq-lockdep: reports go to stderr\n");
 	if (json && *json)

@@ -1081,3 +1081,15 @@ UIRQ_TEST(unusual, suppress_refuses_a_directory_and_binary_data, .timeout = 20)
 		run_free(&r);
 	}
 }
+
+/* A program stopped by SIGTERM (a server) still gets its summary and --stat table, and dies of SIGTERM. */
+UIRQ_TEST(unusual, stopped_by_sigterm_prints_summary_and_statistics, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--stat", prog("abba"), "sigterm");
+
+	assert_signal(r, SIGTERM);
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "]: 1 report (1 circular), "), "no summary");
+	check(r, strstr(r.err, "uirq-lockdep: lock statistics, 2 kinds of lock"), "no statistics");
+	run_free(&r);
+}
