@@ -16,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "self-path.h"
@@ -272,16 +276,75 @@ static int asan_allow_preload(void)
 	return ret;
 }
 
+/*
+ * Would the dynamic loader run program in secure-execution mode, where it
+ * ignores LD_PRELOAD?  A set-user-ID program whose owner is not the caller,
+ * or a set-group-ID one of another group - unless the bits are ignored (a
+ * nosuid mount, or no_new_privs).  "user" or "group", or NULL.
+ */
+static const char *secure_exec(const char *program)
+{
+	struct stat st;
+	struct statvfs fs;
+
+	if (stat(program, &st) != 0 || (statvfs(program, &fs) == 0 && (fs.f_flag & ST_NOSUID)) ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return NULL;
+	if ((st.st_mode & S_ISUID) && st.st_uid != getuid())
+		return "user";
+	if ((st.st_mode & S_ISGID) && st.st_gid != getgid())
+		return "group";
+	return NULL;
+}
+
+/*
+ * A program the validator cannot see into: said plainly, and with
+ * --exit-code the run fails (the program runs, and its status is replaced
+ * by N, whatever it was: nothing was checked).
+ */
+static int run_unchecked(const char *program, char **args, const char *which)
+{
+	const char *code = getenv("UIRQ_LOCKDEP_EXIT_CODE");
+	int status;
+	pid_t pid;
+
+	fprintf(stderr, "%s: %s is set-%s-ID: the dynamic loader ignores LD_PRELOAD for it, so it runs "
+		"UNCHECKED (no lock is validated)%s\n", prog_name, args[0], which,
+		code && *code ? "; --exit-code fails the run" : "");
+	if (!code || !*code) {
+		execv(program, args);
+		fprintf(stderr, "%s: %s: %s\n", prog_name, args[0], strerror(errno));
+		return errno == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		execv(program, args);
+		fprintf(stderr, "%s: %s: %s\n", prog_name, args[0], strerror(errno));
+		_exit(errno == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	}
+	/* as system() does: the terminal's signals are the program's to act on */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return atoi(code);
+}
+
 /* exec PROGRAM under the preload library; returns only on failure, with the exit status. */
 static int run(const char *program, char **args)
 {
-	const char *preload;
+	const char *preload, *secure;
 
 	if (elf_kind(program) == ELF_STATIC) {
 		fprintf(stderr, "%s: %s is statically linked; uirq-lockdep needs a dynamically "
 			"linked program\n", prog_name, args[0]);
 		return EXIT_NOEXEC;
 	}
+	/* the kernel ignores the bits on a script */
+	secure = elf_kind(program) == ELF_DYNAMIC ? secure_exec(program) : NULL;
+	if (secure)
+		return run_unchecked(program, args, secure);
 	preload = find_preload();
 	if (!preload)
 		return EXIT_NOPRELOAD;

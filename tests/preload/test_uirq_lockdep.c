@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1092,4 +1093,43 @@ UIRQ_TEST(unusual, stopped_by_sigterm_prints_summary_and_statistics, .timeout = 
 	check(r, strstr(r.err, "]: 1 report (1 circular), "), "no summary");
 	check(r, strstr(r.err, "uirq-lockdep: lock statistics, 2 kinds of lock"), "no statistics");
 	run_free(&r);
+}
+
+/*
+ * A set-user-ID program run by another user: the dynamic loader ignores
+ * LD_PRELOAD.  The runner says that it runs unchecked, and --exit-code fails
+ * the run.  Made here: a copy of abba, set-user-ID root, run as nobody
+ * (setpriv drops the test's root); without root or setpriv, skipped, said.
+ */
+UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
+{
+	const char *setpriv = access("/usr/bin/setpriv", X_OK) == 0 ? "/usr/bin/setpriv" :
+			      access("/bin/setpriv", X_OK) == 0 ? "/bin/setpriv" : NULL;
+	char dir[] = "/tmp/uirq-setuid-XXXXXX", copy[64], cmd[4200];
+	struct run r;
+
+	if (geteuid() != 0 || !setpriv) {
+		printf("# SKIP setuid test: %s\n", geteuid() ? "needs root to make a set-user-ID program of another user"
+							     : "no setpriv to run as an unprivileged user");
+		return;
+	}
+	assert_not_null(mkdtemp(dir));
+	assert_eq(chmod(dir, 0755), 0);
+	snprintf(copy, sizeof(copy), "%s/abba", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chown 0:0 '%s' && chmod 4755 '%s'", prog("abba"), copy, copy, copy);
+	assert_eq(system(cmd), 0);
+	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", RUNNER,
+					    copy, NULL }, NULL);
+	assert_exit(r, 0);
+	check(r, strstr(r.err, "/abba is set-user-ID: the dynamic loader ignores LD_PRELOAD for it, so it runs "
+			 "UNCHECKED"), "not said");
+	check(r, any_report(r.err) == 0, "validated after all?");
+	run_free(&r);
+	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", RUNNER,
+					    "--exit-code", "9", copy, NULL }, NULL);
+	assert_exit(r, 9);
+	check(r, strstr(r.err, "UNCHECKED") && strstr(r.err, "--exit-code fails the run"), "not said");
+	run_free(&r);
+	unlink(copy);
+	rmdir(dir);
 }
