@@ -92,7 +92,8 @@ extern bool preload_free_checks;
 
 /* ---- per-lock records (table.c, record.c) ---- */
 enum rec_kind { REC_MUTEX = 1, REC_RWLOCK, REC_SPIN, REC_COND };
-enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD };
+/* REC_FREED: its memory went to free(); kept a while (record.c) to tell a later use of it */
+enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD, REC_FREED };
 /* What the lock's type changes for lockdep; mutex types first (their glibc numbers don't matter). */
 enum rec_mtype {
 	MTYPE_NORMAL = 0,
@@ -140,6 +141,8 @@ struct lock_rec {
 	_Atomic uintptr_t owner;
 	unsigned int depth;
 	unsigned long site;		/* init call site if known, else first acquisition */
+	unsigned long destroyed_at;	/* REC_DEAD, REC_FREED: pthread_*_destroy's caller, or 0 */
+	unsigned long freed_at;		/* REC_FREED: free()'s caller */
 	bool site_is_init;
 	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
 	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
@@ -163,8 +166,9 @@ static inline uint64_t rec_tag(const struct lock_rec *r)
 	return __atomic_load_n(&r->tag, __ATOMIC_ACQUIRE);
 }
 
-/* A marker that says "destroyed": ident with the top bit set. */
+/* A marker that says "destroyed": ident with the top bit set; "freed": the next bit. */
 #define MARK_DESTROYED	(1ull << 63)
+#define MARK_FREED	(1ull << 62)
 
 /*
  * Where the marker lives: glibc's pthread_mutex_t keeps __data.__list for
@@ -331,6 +335,8 @@ void annotate_apply_pending(struct lock_rec *r);
 
 /* ---- reports only the preload library makes (report.c) ---- */
 void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip);
+/* A lock used in memory freed since, and not initialised again (heap-use-after-free). */
+void preload_report_freed_use(struct lock_rec *r, void *lock, unsigned long ip);
 /* pthread_cond_*wait on cond with mutex m (record r) that the caller does not hold. */
 void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigned long ip);
 /* ... with mutex m while others wait with other (cond's record c: where they began). */

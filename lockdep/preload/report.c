@@ -331,6 +331,36 @@ void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, uns
 	report_stop();
 }
 
+void preload_report_freed_use(struct lock_rec *r, void *lock, unsigned long ip)
+{
+	struct lockdep_site site = { .ip = ip }, freed = { .ip = r->freed_at }, destroyed = { .ip = r->destroyed_at };
+
+	if (!report_start())
+		return;
+	if (report_begin2(UIRQ_REPORT_FREED_USE, report_sig(r->ident, ip, 4, 0), report_sig(r->site, ip, 4, 0))) {
+		report_headline(true, "WARNING: heap-use-after-free: freed lock used!");
+		rpt_task();
+		rpt(" is using lock ");
+		rpt_rec(r, lock, "freed");
+		rpt(" at:\n");
+		rpt_site(&site);
+		rpt("\n\nbut its memory was freed at:\n");
+		rpt_site(&freed);
+		if (r->destroyed_at) {
+			rpt("\nafter it was destroyed at:\n");
+			rpt_site(&destroyed);
+		}
+		rpt("\nand nothing initialised it again since: the lock is memory the allocator may\n"
+		    "have handed out for something else.\n");
+		rpt("\nother info that might help us debug this:\n");
+		rpt_held_locks(&lockdep_current);
+		rpt("\n");
+		rpt_stack_backtrace("stack backtrace:");
+		report_end();
+	}
+	report_stop();
+}
+
 void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len)
 {
 	long holder = r->unbalanced ? 0 : lock_holder(lock, r->kind);

@@ -1133,3 +1133,21 @@ UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
 	unlink(copy);
 	rmdir(dir);
 }
+
+#define FREED_USE	"WARNING: heap-use-after-free: freed lock used!"
+
+/* A lock used after pthread_mutex_destroy() and free(), or free() alone: reported, where it was freed. */
+UIRQ_TEST(unusual, lock_used_after_destroy_and_free, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("misuse"), "freed-use");
+
+	assert_one_report(r, FREED_USE);
+	check(r, strstr(r.err, "but its memory was freed at:\nmain+0x") && strstr(r.err, "after it was destroyed at:"),
+	      "where it was freed and destroyed");
+	check(r, strstr(r.err, " initialised at misuse.c:"), "the lock not named");
+	check(r, strstr(r.out, "done"), "did not go on");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+UIRQ_TEST(unusual, rwlock_used_after_free, .timeout = 20) { assert_misuse("freed-use-rwlock", FREED_USE); }
