@@ -192,6 +192,17 @@ static void report_stop(void)
 	lockdep_recursion_exit(&lockdep_current);
 }
 
+/* The end of a report: (other info,) the held locks, the stack; delivered. */
+static void rpt_tail(bool other_info)
+{
+	if (other_info)
+		rpt("\nother info that might help us debug this:\n");
+	rpt_held_locks(&lockdep_current);
+	rpt("\n");
+	rpt_stack_backtrace("stack backtrace:");
+	report_end();
+}
+
 void preload_out_of_memory(const char *what)
 {
 	if (!report_start())
@@ -224,11 +235,7 @@ void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long 
 		rpt(" at:\n");
 		rpt_site(&site);
 		rpt("\nbut it was destroyed, and not initialised again since.\n");
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
 	}
 	report_stop();
 }
@@ -323,10 +330,7 @@ void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, uns
 			snprintf(name, sizeof(name), "%s", r->name);
 		rj_lock("held at fork", name, (uintptr_t)lock, &forked);
 		rpt("\n *** DEADLOCK ***\n\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(false);
 	}
 	report_stop();
 }
@@ -352,11 +356,7 @@ void preload_report_freed_use(struct lock_rec *r, void *lock, unsigned long ip)
 		}
 		rpt("\nand nothing initialised it again since: the lock is memory the allocator may\n"
 		    "have handed out for something else.\n");
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
 	}
 	report_stop();
 }
@@ -382,10 +382,7 @@ void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, siz
 			rpt(", held by thread %ld\n", holder);
 		else
 			rpt(", held by another thread\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(false);
 	}
 	report_stop();
 }
@@ -431,11 +428,7 @@ void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigne
 		rpt(" at:\n");
 		rpt_site(&site);
 		rpt("\nbut does not hold that mutex: the wait unlocks a mutex that is not the caller's.\n");
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
 	}
 	report_stop();
 }
@@ -464,11 +457,7 @@ void preload_report_cond_two(void *cond, const struct lock_rec *c, void *m, void
 		    "a signal may wake a waiter whose condition another mutex protects.\n");
 		rj_lock("waiting with", mname, (uintptr_t)m, &site);
 		rj_lock("bound to", oname, (uintptr_t)other, &first);
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
 	}
 	report_stop();
 }
