@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uirq/context.h"
 #include "uirq/sim.h"
@@ -39,6 +40,22 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
 static void thread_exit_destructor(void *arg);
 
+/* Every registered thread's task (a forked child must know who held what); the lock is a leaf. */
+static struct raw_futex tasks_lock;
+static struct lockdep_task *tasks, *fork_orphans;
+
+static void task_unlink(struct lockdep_task *t)
+{
+	if (!t->task_prevp)
+		return;
+	raw_futex_lock(&tasks_lock);
+	*t->task_prevp = t->task_next;
+	if (t->task_next)
+		t->task_next->task_prevp = t->task_prevp;
+	t->task_prevp = NULL;
+	raw_futex_unlock(&tasks_lock);
+}
+
 /*
  * fork() with lockdep's locks held by another thread would leave them held
  * for ever in the child: they are taken across it, in their order (graph,
@@ -48,18 +65,52 @@ static void fork_prepare(void)
 {
 	graph_lock();
 	classes_fork_prepare();
+	raw_futex_lock(&tasks_lock);
 }
 
 static void fork_parent(void)
 {
+	raw_futex_unlock(&tasks_lock);
 	classes_fork_parent();
 	graph_unlock();
 }
 
+/* The other threads' tasks become orphans (lockdep_fork_orphans); the forking thread is the only one left. */
 static void fork_child(void)
 {
+	struct lockdep_task *self = &lockdep_current;
+
+	fork_orphans = tasks;
+	tasks = NULL;
+	if (self->task_prevp) {
+		*self->task_prevp = self->task_next;
+		if (self->task_next)
+			self->task_next->task_prevp = self->task_prevp;
+		self->task_next = NULL;
+		self->task_prevp = &tasks;
+		tasks = self;
+		self->tid = (int)gettid();
+	}
+	__atomic_store_n(&tasks_lock.word, 0, __ATOMIC_RELEASE);
 	classes_fork_child();
 	graph_lock_atfork_child();
+}
+
+void lockdep_for_each_task(void (*fn)(const struct lockdep_task *t, void *arg), void *arg)
+{
+	raw_futex_lock(&tasks_lock);
+	for (struct lockdep_task *t = tasks; t; t = t->task_next)
+		fn(t, arg);
+	raw_futex_unlock(&tasks_lock);
+}
+
+void lockdep_fork_orphans(void (*fn)(const struct lockdep_task *t, void *arg), void *arg)
+{
+	struct lockdep_task *t = fork_orphans;
+
+	fork_orphans = NULL;
+	for (; t; t = t->task_next)
+		fn(t, arg);
 }
 
 static void lockdep_init(void)
@@ -247,6 +298,14 @@ static __attribute__((noinline)) void register_thread(struct lockdep_task *t)
 	t->stack = t->inline_stack;
 	t->cap = LOCKDEP_INLINE_DEPTH;
 	t->registered = true;
+	t->tid = (int)gettid();
+	raw_futex_lock(&tasks_lock);
+	t->task_next = tasks;
+	if (tasks)
+		tasks->task_prevp = &t->task_next;
+	t->task_prevp = &tasks;
+	tasks = t;
+	raw_futex_unlock(&tasks_lock);
 	if (exit_key_ok)
 		pthread_setspecific(exit_key, t);
 }
@@ -595,6 +654,7 @@ static void check_no_locks_held(struct lockdep_task *t)
 
 static void thread_exit_destructor(void *arg)
 {
+	task_unlink(arg);
 	check_no_locks_held(arg);
 	if (lockdep_lock_info && lockdep_lock_info->thread_exit)
 		lockdep_lock_info->thread_exit(arg);

@@ -407,6 +407,9 @@ struct lockdep_task {
 	unsigned int max_depth;
 	unsigned int cap;		/* held locks the stack has room for */
 	bool registered;		/* stack set, thread-exit destructor armed */
+	int tid;			/* the kernel's thread id, from registration */
+	/* every registered thread, linked until its exit destructor (lockdep_fork_orphans) */
+	struct lockdep_task *task_next, **task_prevp;
 	/* Chain hits not yet in the global counter: hits_base - hits_left (batched). */
 	long hits_left;
 	long hits_base;
@@ -428,6 +431,17 @@ struct lockdep_task {
 };
 
 extern LOCKDEP_TLS struct lockdep_task lockdep_current;
+
+/*
+ * In a forked child, from an atfork child handler registered after
+ * lockdep's own: the tasks of the threads that did not fork, as they were at
+ * fork() (their held locks are still held, by nobody), each passed to fn
+ * once; the list is empty afterwards.  Their memory is gone once the child
+ * starts a thread: only here may it be read.
+ */
+/* fn on every registered thread's task, which cannot end meanwhile (fn must not lock). */
+void lockdep_for_each_task(void (*fn)(const struct lockdep_task *t, void *arg), void *arg);
+void lockdep_fork_orphans(void (*fn)(const struct lockdep_task *t, void *arg), void *arg);
 
 /*
  * The calling thread's task as a plain pointer, computed once (thread

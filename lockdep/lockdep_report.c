@@ -100,6 +100,8 @@ static const char *const kind_names[UIRQ_REPORT_NR_KINDS] = {
 	[UIRQ_REPORT_DESTROYED] = "destroyed",
 	[UIRQ_REPORT_COND] = "cond",
 	[UIRQ_REPORT_WAIT] = "wait",
+	[UIRQ_REPORT_FORK_HELD] = "fork_held",
+	[UIRQ_REPORT_FREED_USE] = "use_after_free",
 };
 
 const char *uirq_lockdep_kind_name(int kind)

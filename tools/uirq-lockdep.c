@@ -16,7 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "self-path.h"
@@ -195,6 +199,28 @@ static int add_preload(const char *lib)
 }
 
 /*
+ * A suppression file is text: a directory, or binary data (a NUL byte, or
+ * control characters other than tab, CR and newline), is the wrong file
+ * given, which the module would take for no rules at all.  NULL: fine.
+ */
+static const char *not_rules(int fd)
+{
+	struct stat st;
+	unsigned char buf[4096];
+	ssize_t n;
+
+	if (fstat(fd, &st) != 0)
+		return strerror(errno);
+	if (S_ISDIR(st.st_mode))
+		return strerror(EISDIR);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < n; i++)
+			if (buf[i] < 0x20 && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r')
+				return "binary data, not a suppression file (see uirq-lockdep(1), SUPPRESSIONS)";
+	return n < 0 ? strerror(errno) : NULL;
+}
+
+/*
  * A file option for the module: relative to where the user typed it, not to
  * where the program chdir()s; one that cannot be opened (for appending, or
  * for reading) is an error here, before the program runs, not a surprise in
@@ -206,12 +232,19 @@ static int set_file(const char *opt, const char *env, const char *file, bool out
 	char cwd[PATH_MAX];
 	int ret, fd;
 
+	const char *why;
+
 	fd = output ? open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "%s: %s %s: %s\n", prog_name, opt, file, strerror(errno));
 		return -1;
 	}
+	why = output ? NULL : not_rules(fd);
 	close(fd);
+	if (why) {
+		fprintf(stderr, "%s: %s %s: %s\n", prog_name, opt, file, why);
+		return -1;
+	}
 	if (file[0] != '/' && getcwd(cwd, sizeof(cwd))) {
 		if (asprintf(&abs, "%s/%s", cwd, file) < 0)
 			return -1;
@@ -243,16 +276,75 @@ static int asan_allow_preload(void)
 	return ret;
 }
 
+/*
+ * Would the dynamic loader run program in secure-execution mode, where it
+ * ignores LD_PRELOAD?  A set-user-ID program whose owner is not the caller,
+ * or a set-group-ID one of another group - unless the bits are ignored (a
+ * nosuid mount, or no_new_privs).  "user" or "group", or NULL.
+ */
+static const char *secure_exec(const char *program)
+{
+	struct stat st;
+	struct statvfs fs;
+
+	if (stat(program, &st) != 0 || (statvfs(program, &fs) == 0 && (fs.f_flag & ST_NOSUID)) ||
+	    prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1)
+		return NULL;
+	if ((st.st_mode & S_ISUID) && st.st_uid != getuid())
+		return "user";
+	if ((st.st_mode & S_ISGID) && st.st_gid != getgid())
+		return "group";
+	return NULL;
+}
+
+/*
+ * A program the validator cannot see into: said plainly, and with
+ * --exit-code the run fails (the program runs, and its status is replaced
+ * by N, whatever it was: nothing was checked).
+ */
+static int run_unchecked(const char *program, char **args, const char *which)
+{
+	const char *code = getenv("UIRQ_LOCKDEP_EXIT_CODE");
+	int status;
+	pid_t pid;
+
+	fprintf(stderr, "%s: %s is set-%s-ID: the dynamic loader ignores LD_PRELOAD for it, so it runs "
+		"UNCHECKED (no lock is validated)%s\n", prog_name, args[0], which,
+		code && *code ? "; --exit-code fails the run" : "");
+	if (!code || !*code) {
+		execv(program, args);
+		fprintf(stderr, "%s: %s: %s\n", prog_name, args[0], strerror(errno));
+		return errno == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		execv(program, args);
+		fprintf(stderr, "%s: %s: %s\n", prog_name, args[0], strerror(errno));
+		_exit(errno == ENOENT ? EXIT_NOTFOUND : EXIT_NOEXEC);
+	}
+	/* as system() does: the terminal's signals are the program's to act on */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return atoi(code);
+}
+
 /* exec PROGRAM under the preload library; returns only on failure, with the exit status. */
 static int run(const char *program, char **args)
 {
-	const char *preload;
+	const char *preload, *secure;
 
 	if (elf_kind(program) == ELF_STATIC) {
 		fprintf(stderr, "%s: %s is statically linked; uirq-lockdep needs a dynamically "
 			"linked program\n", prog_name, args[0]);
 		return EXIT_NOEXEC;
 	}
+	/* the kernel ignores the bits on a script */
+	secure = elf_kind(program) == ELF_DYNAMIC ? secure_exec(program) : NULL;
+	if (secure)
+		return run_unchecked(program, args, secure);
 	preload = find_preload();
 	if (!preload)
 		return EXIT_NOPRELOAD;

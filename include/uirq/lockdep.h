@@ -79,6 +79,8 @@ enum uirq_lockdep_report_kind {
 	UIRQ_REPORT_DESTROYED,		/* use of destroyed lock detected! */
 	UIRQ_REPORT_COND,		/* a condition variable waited on without its mutex, or with two */
 	UIRQ_REPORT_WAIT,		/* possible circular dependency through a wait detected */
+	UIRQ_REPORT_FORK_HELD,		/* a forked child takes a lock another thread held at fork() */
+	UIRQ_REPORT_FREED_USE,		/* a lock used in memory freed since (heap-use-after-free) */
 	UIRQ_REPORT_NR_KINDS
 };
 

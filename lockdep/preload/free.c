@@ -18,6 +18,10 @@
 
 #include <dlfcn.h>
 #include <malloc.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* A sanitizer's own free, which copes with being called before it started. */
 extern void __interceptor_free(void *p) __attribute__((weak));
@@ -81,7 +85,7 @@ PRELOAD_EXPORT void free(void *p)
 		size_t len = REAL(malloc_usable_size)(p);
 
 		if (rec_range_maybe((uintptr_t)p, len))
-			rec_memory_freed((uintptr_t)p, len, CALLER_IP);
+			rec_memory_freed((uintptr_t)p, len, CALLER_IP, MEM_FREE);
 	}
 	REAL(free)(p);
 }
@@ -101,9 +105,56 @@ PRELOAD_EXPORT void *realloc(void *p, size_t size)
 
 		/* shrinking: the tail goes; growing: it may move, then all of it goes */
 		if (size < len && rec_range_maybe((uintptr_t)p + size, len - size))
-			rec_memory_freed((uintptr_t)p + size, len - size, CALLER_IP);
+			rec_memory_freed((uintptr_t)p + size, len - size, CALLER_IP, 0);
 		else if (size > len && rec_range_maybe((uintptr_t)p, len))
-			rec_memory_freed((uintptr_t)p, len, CALLER_IP);
+			rec_memory_freed((uintptr_t)p, len, CALLER_IP, 0);
 	}
 	return REAL(realloc)(p, size);
+}
+
+/*
+ * munmap() and mremap() end the locks in the memory they take away, as
+ * free() does: a process-shared lock in a mapping unmapped, and another
+ * mapped at the same address later, is another lock.  Before our
+ * constructor, the system calls themselves (nothing is tracked yet).
+ */
+static uintptr_t page_end(uintptr_t a)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
+	return (a + page - 1) & ~(page - 1);
+}
+
+PRELOAD_EXPORT int munmap(void *p, size_t len)
+{
+	if (unlikely(!resolved()))
+		return (int)syscall(SYS_munmap, p, len);
+	/* before the call: the locks' memory is still there to look at */
+	if (p && len && preload_active() && rec_region_maybe((uintptr_t)p) &&
+	    rec_range_maybe((uintptr_t)p, page_end((uintptr_t)p + len) - (uintptr_t)p))
+		rec_memory_freed((uintptr_t)p, page_end((uintptr_t)p + len) - (uintptr_t)p, CALLER_IP, 0);
+	return REAL(munmap)(p, len);
+}
+
+/* A shrinking mapping loses its tail (before the call); a moved one all of itself (after it). */
+PRELOAD_EXPORT void *mremap(void *p, size_t old_len, size_t new_len, int flags, ...)
+{
+	uintptr_t a = (uintptr_t)p, old_end = page_end(a + old_len), new_end = page_end(a + new_len);
+	bool look = resolved() && preload_active() && rec_region_maybe(a);
+	void *to = NULL, *ret;
+	va_list ap;
+
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		to = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (unlikely(!resolved()))
+		return (void *)syscall(SYS_mremap, p, old_len, new_len, flags, to);
+	if (look && new_end < old_end && rec_range_maybe(new_end, old_end - new_end))
+		rec_memory_freed(new_end, old_end - new_end, CALLER_IP, 0);
+	ret = REAL(mremap)(p, old_len, new_len, flags, to);
+	if (look && ret != MAP_FAILED && ret != p && rec_range_maybe(a, (new_end < old_end ? new_end : old_end) - a))
+		rec_memory_freed(a, (new_end < old_end ? new_end : old_end) - a, CALLER_IP, MEM_GONE);
+	return ret;
 }

@@ -50,6 +50,8 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_mutex_t *m, clockid_t clk, 
 	r = rec_get(m, REC_MUTEX, ip);
 	if (unlikely(!r))
 		return real_lock(op, m, clk, t);
+	if (unlikely(r->flags & REC_FORK_HELD) && op != OP_TRY)
+		preload_fork_held_check(r, m, true, ip);
 	owned = r->mtype != MTYPE_NORMAL;
 	if (owned && atomic_load_explicit(&r->owner, memory_order_relaxed) == SELF) {
 		ret = real_lock(op, m, clk, t);

@@ -37,17 +37,23 @@ static void load_suppressions(const char *path)
 	char *text = NULL, why[160];
 	size_t size = 0;
 	int line, fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	ssize_t n = 0;
+	const char *bad = NULL;
 
 	if (fd >= 0) {
 		text = calloc(1, 65536);
 		while (text && (n = read(fd, text + size, 65535 - size)) > 0)
 			size += (size_t)n;
+		if (text && n < 0)
+			bad = strerror(errno);	/* a directory: EISDIR */
 		close(fd);
 	}
-	if (fd < 0 || !text || size >= 65535) {
+	/* text: a NUL byte is binary data, which would read as no rules at all */
+	if (!bad && text && memchr(text, 0, size))
+		bad = "binary data, not a suppression file";
+	if (fd < 0 || !text || size >= 65535 || bad) {
 		fprintf(stderr, "uirq-lockdep: --suppress %s: %s\n", path,
-			fd < 0 ? strerror(errno) : "larger than 64 KiB");
+			fd < 0 ? strerror(errno) : bad ? bad : "larger than 64 KiB");
 		_exit(2);
 	}
 	if (lockdep_suppress_parse(text, &line, why, sizeof(why)) != 0) {
@@ -64,18 +70,71 @@ static bool env_on(const char *name)
 	return v && *v && strcmp(v, "0") != 0;
 }
 
+unsigned long preload_fork_site;
+long preload_fork_parent;
+
+/* Only for the call site: the atfork handlers do the work. */
+PRELOAD_EXPORT pid_t fork(void)
+{
+	preload_fork_site = CALLER_IP;
+	return REAL(fork_)();
+}
+
+/*
+ * A lock another thread held at fork() stays held in the child, by a thread
+ * the child does not have: marked, so that the child's first acquisition
+ * that would block on it is reported (preload_fork_held_check) instead of
+ * blocking for ever in silence.  A process-shared lock is the parent's
+ * thread's to release, and it can.
+ */
+static void mark_orphan_locks(const struct lockdep_task *t, void *arg)
+{
+	(void)arg;
+	for (unsigned int i = 0; i < t->depth; i++) {
+		const struct held_lock *h = held_lock_at(t, i);
+		struct lock_rec *r = hlock_rec(h);
+
+		if (atomic_load_explicit(&r->state, memory_order_relaxed) != REC_LIVE ||
+		    !atomic_load_explicit(&r->addr, memory_order_relaxed) || (r->flags & REC_PSHARED) ||
+		    r->kind == REC_COND)
+			continue;
+		/* a lock held for writing somewhere is held for writing */
+		r->fork_read = h->read && !((r->flags & REC_FORK_HELD) && !r->fork_read);
+		r->fork_holder = t->tid;
+		__atomic_or_fetch(&r->flags, (uint8_t)REC_FORK_HELD, __ATOMIC_RELEASE);
+	}
+}
+
+/* The names of the threads that hold locks, for the child's reports: they may be gone by then. */
+static void note_lock_holder(const struct lockdep_task *t, void *arg)
+{
+	(void)arg;
+	if (t != &lockdep_current && t->depth)
+		preload_fork_note_thread(t->tid);
+}
+
+static void fork_prepare(void)
+{
+	preload_fork_note_thread(0);
+	lockdep_for_each_task(note_lock_holder, NULL);
+	rec_table_fork_prepare();
+}
+
 /*
  * The child is a copy of the forking thread: it holds a copy of every
  * process-private lock that thread held (and may unlock it), but a
  * process-shared lock is one lock in both processes, and the parent holds
  * it: the child waiting for it waits for the parent, which is no deadlock.
+ * What the other threads held, nobody will release (mark_orphan_locks).
  */
 static void forked_child(void)
 {
 	struct lockdep_task *t = &lockdep_current;
 
 	rec_table_fork_child();
-	preload_reports_before = preload_reports_now();
+	preload_fork_parent = (long)getppid();
+	preload_child_stats_base();
+	lockdep_fork_orphans(mark_orphan_locks, NULL);
 	for (unsigned int i = t->depth; i-- > 0;)
 		if (hlock_rec(held_lock_at(t, i))->flags & REC_PSHARED)
 			lockdep_drop_held(t, i);
@@ -119,5 +178,5 @@ __attribute__((constructor)) static void preload_setup(void)
 	 * first, so the table lock is taken before the graph lock, its order.
 	 */
 	lockdep_init_once();
-	pthread_atfork(rec_table_fork_prepare, rec_table_fork_parent, forked_child);
+	pthread_atfork(fork_prepare, rec_table_fork_parent, forked_child);
 }

@@ -28,7 +28,8 @@
 /*
  * A descriptor of ours and the file it was opened on: a program may close
  * every descriptor above 2 (daemons do) and open its own files there, so
- * each write first checks that the file is still the same one.
+ * each write first checks that the file is still the same one, and finds
+ * it again if not (out_reopen).
  */
 struct out {
 	int fd;
@@ -82,6 +83,48 @@ static ssize_t write_quiet(int fd, const struct iovec *iov, int n_iov)
 }
 
 /*
+ * Our descriptor is gone or holds another file (a daemon closed every
+ * descriptor from 3 up, and maybe opened its own there): a file of ours is
+ * opened again by its path, for appending; stderr is taken again from the
+ * program's descriptor 2 if that is still the file it was at start.  The
+ * old number is left alone: it is not ours any more.  Never a file that is
+ * not ours.
+ */
+static bool out_reopen(struct out *o)
+{
+	struct stat st;
+	int fd;
+	bool ok;
+
+	if (!o->path)
+		return false;		/* never had one (stderr closed at start) */
+	if (o == &err_out) {
+		if (fstat(STDERR_FILENO, &st) != 0 || st.st_dev != o->dev || st.st_ino != o->ino)
+			return false;
+		return out_take(o, STDERR_FILENO, o->path);
+	}
+	fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = out_take(o, fd, o->path);
+	close(fd);
+	return ok;
+}
+
+/* Is o's descriptor still on its file (or on it again)? */
+static bool out_check(struct out *o)
+{
+	struct stat st;
+
+	if (o->fd >= 0 && fstat(o->fd, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino)
+		return true;
+	if (o->fd >= 0 && out_reopen(o))
+		return true;
+	errno = EBADF;
+	return false;
+}
+
+/*
  * One record in one write(2) - a JSON record and its newline as well:
  * processes appending to one file (a make -j tree) then never interleave
  * inside a record, as an O_APPEND write lands whole.  Only a short write
@@ -89,12 +132,8 @@ static ssize_t write_quiet(int fd, const struct iovec *iov, int n_iov)
  */
 static bool out_writev(struct out *o, struct iovec *iov, int n_iov)
 {
-	struct stat st;
-
-	if (o->fd < 0 || fstat(o->fd, &st) != 0 || st.st_dev != o->dev || st.st_ino != o->ino) {
-		errno = EBADF;
+	if (!out_check(o))
 		return false;
-	}
 	while (n_iov) {
 		ssize_t n = write_quiet(o->fd, iov, n_iov);
 
@@ -204,13 +243,67 @@ static bool open_output(struct out *o, const char *path, const char *what)
 	return ok;
 }
 
+static void print_summary(void);
+
+/*
+ * SIGTERM, SIGINT, SIGHUP left at their default (the process ends): how a
+ * server is stopped.  The summary and the statistics are printed first;
+ * then the signal, back at its default, ends the process as it would have
+ * (the status says so).  A program's own handler replaces this one.
+ * SIGKILL cannot be caught: the reports are out already, the summary is not.
+ */
+static void on_stop_signal(int sig)
+{
+	static atomic_flag once = ATOMIC_FLAG_INIT;
+	int err = errno;
+
+	if (!atomic_flag_test_and_set(&once))
+		print_summary();
+	raise(sig);		/* blocked until the handler returns, then the default (SA_RESETHAND) */
+	errno = err;
+}
+
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(sigs[i], NULL, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 void preload_output_setup(const char *log, const char *json)
 {
+	catch_stop_signals();
 	if (log && *log && !open_output(&log_out, log, "log"))
 		preload_msg("uirq-lockdep: reports go to stderr\n");
 	if (json && *json)
 		open_output(&json_out, json, "JSON file");
 	uirq_lockdep_set_report_handler(deliver, NULL);
+}
+
+/* Counted by the parent before this process was forked: not this process's. */
+static struct uirq_lockdep_stats parent_stats;
+
+void preload_child_stats_base(void)
+{
+	uirq_lockdep_get_stats(&parent_stats);
+	preload_reports_before = parent_stats.reports;
+}
+
+/* This process's own counts: a forked child's without its parent's reports. */
+static void own_stats(struct uirq_lockdep_stats *st)
+{
+	uirq_lockdep_get_stats(st);
+	st->reports -= parent_stats.reports;
+	st->suppressed -= parent_stats.suppressed;
+	for (int k = 0; k < UIRQ_REPORT_NR_KINDS; k++)
+		st->reports_by_kind[k] -= parent_stats.reports_by_kind[k];
 }
 
 unsigned long preload_reports_now(void)
@@ -263,7 +356,7 @@ static void print_summary(void)
 	size_t n;
 	bool first = true;
 
-	uirq_lockdep_get_stats(&st);
+	own_stats(&st);
 	if (!st.reports && !st.suppressed && !st.chain_hits && !st.chains && !stopped)
 		return;
 	n = (size_t)snprintf(line, sizeof(line), "uirq-lockdep: %s[%ld]: %lu report%s",

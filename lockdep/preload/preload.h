@@ -98,9 +98,12 @@ struct real_fns {
 	int (*ppoll)(void *, unsigned long, const struct timespec *, const void *);
 	int (*sigaction)(int, const void *, void *);
 
+	pid_t (*fork_)(void);
 	void (*exit_)(int) __attribute__((noreturn));
 	void (*Exit_)(int) __attribute__((noreturn));
 
+	int (*munmap)(void *, size_t);
+	void *(*mremap)(void *, size_t, size_t, int, ...);
 	void (*free)(void *);
 	void *(*realloc)(void *, size_t);
 	size_t (*malloc_usable_size)(void *);
@@ -133,7 +136,8 @@ static inline bool rec_kind_is_wait(unsigned int kind)
 {
 	return kind >= REC_COND && kind < REC_NR_KINDS;
 }
-enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD };
+/* REC_FREED: its memory went to free(); kept a while (record.c) to tell a later use of it */
+enum rec_state { REC_UNBUILT = 0, REC_BUILDING, REC_LIVE, REC_DEAD, REC_FREED };
 /* What the lock's type changes for lockdep; mutex types first (their glibc numbers don't matter). */
 enum rec_mtype {
 	MTYPE_NORMAL = 0,
@@ -144,6 +148,7 @@ enum rec_mtype {
 /* rec_flags: nothing set is the fast paths' case. */
 #define REC_NO_MARKER	1u	/* robust, process-shared or spin: no identity marker in the lock */
 #define REC_PSHARED	2u	/* process-shared: a forked child does not own it */
+#define REC_FORK_HELD	4u	/* a forked child's: held at fork() by a thread the child does not have */
 
 /*
  * One live lock.  Records are created at a lock's first acquisition (never
@@ -180,6 +185,8 @@ struct lock_rec {
 	_Atomic uintptr_t owner;
 	unsigned int depth;
 	unsigned long site;		/* init call site if known, else first acquisition */
+	unsigned long destroyed_at;	/* REC_DEAD, REC_FREED: pthread_*_destroy's caller, or 0 */
+	unsigned long freed_at;		/* REC_FREED: free()'s caller */
 	bool site_is_init;
 	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
 	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
@@ -187,6 +194,8 @@ struct lock_rec {
 	/* a wait object's (waits.c): how it was waited on and produced, for reports */
 	const char *wait_op, *produce_op;
 	uint8_t waits;			/* WAITS_* */
+	int fork_holder;		/* REC_FORK_HELD: that thread's id in the parent */
+	bool fork_read;			/* ... and it held the lock for reading only */
 	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
 	struct uirq_lock_class_key key;
@@ -204,8 +213,9 @@ static inline uint64_t rec_tag(const struct lock_rec *r)
 	return __atomic_load_n(&r->tag, __ATOMIC_ACQUIRE);
 }
 
-/* A marker that says "destroyed": ident with the top bit set. */
+/* A marker that says "destroyed": ident with the top bit set; "freed": the next bit. */
 #define MARK_DESTROYED	(1ull << 63)
+#define MARK_FREED	(1ull << 62)
 
 /*
  * Where the marker lives: glibc's pthread_mutex_t keeps __data.__list for
@@ -337,8 +347,15 @@ struct lock_rec *cond_rec(void *cond);
 struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned long site);
 /* The wait object at addr ends (destroyed, initialised again, joined, closed): its class dies.  Table lock held. */
 void wait_rec_end(uintptr_t addr, enum rec_kind kind);
-/* The memory [p, p + len) is being freed: its locks die ("held lock freed!" if one is locked). */
-void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip);
+/*
+ * The memory [p, p + len) is being freed: its locks die ("held lock freed!"
+ * if one is locked).  how: MEM_FREE for free() itself (not realloc), whose
+ * locks a later use is reported for; MEM_GONE when the memory is unmapped
+ * already, and not to be read.
+ */
+#define MEM_FREE	1u
+#define MEM_GONE	2u
+void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip, unsigned int how);
 /* Is r still the identity of the lock at lock (its marker in place, where it has one)? */
 bool rec_is_marked(const struct lock_rec *r, void *lock);
 
@@ -431,12 +448,25 @@ void wait_fork_child(void);
 
 /* ---- reports only the preload library makes (report.c) ---- */
 void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long ip);
+/* A lock used in memory freed since, and not initialised again (heap-use-after-free). */
+void preload_report_freed_use(struct lock_rec *r, void *lock, unsigned long ip);
 /* pthread_cond_*wait on cond with mutex m (record r) that the caller does not hold. */
 void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigned long ip);
 /* ... with mutex m while others wait with other (cond's record c: where they began). */
 void preload_report_cond_two(void *cond, const struct lock_rec *c, void *m, void *other, unsigned long ip);
 /* r's lock is being destroyed (len 0) or its memory freed: report if another thread holds it. */
 void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, size_t len);
+/*
+ * REC_FORK_HELD (a forked child): an acquisition of r's lock that may block
+ * (exclusive, or any for a lock held for writing); reported if the lock is
+ * still held by the thread that did not fork.  The flag goes either way.
+ */
+void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, unsigned long ip);
+/* Before fork(): the name of thread tid, for the child's reports (0: forget all). */
+void preload_fork_note_thread(int tid);
+/* Where the program called fork(), and the parent's pid (a forked child's report names both). */
+extern unsigned long preload_fork_site;
+extern long preload_fork_parent;
 /* lockdep_out_of_memory() from outside the engine. */
 void preload_out_of_memory(const char *what);
 
@@ -555,6 +585,8 @@ void preload_msg(const char *s);
 /* ---- output (output.c) ---- */
 extern int preload_exit_code;		/* UIRQ_LOCKDEP_EXIT_CODE, or -1 */
 extern unsigned long preload_reports_before;	/* inherited from the parent process */
+/* A forked child: what the parent had reported, which the child's summary leaves out. */
+void preload_child_stats_base(void);
 void preload_stderr_setup(void);	/* keeps a copy of descriptor 2, before main() */
 void preload_output_setup(const char *log_path, const char *json_path);
 unsigned long preload_reports_now(void);

@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 atomic_bool preload_resolved;
@@ -125,6 +126,25 @@ static void *stub_realloc(void *p, size_t size)
 }
 
 STUB(size_t, malloc_usable_size, (void *p), (p))
+STUB(int, munmap, (void *p, size_t len), (p, len))
+
+static void *stub_mremap(void *p, size_t old_len, size_t new_len, int flags, ...)
+{
+	va_list ap;
+	void *to;
+
+	va_start(ap, flags);
+	to = va_arg(ap, void *);
+	va_end(ap);
+	preload_resolve();
+	return preload_real.mremap(p, old_len, new_len, flags, to);
+}
+
+static pid_t stub_fork_(void)
+{
+	preload_resolve();
+	return preload_real.fork_();
+}
 
 static __attribute__((noreturn)) void stub_exit_(int status)
 {
@@ -153,8 +173,8 @@ struct real_fns preload_real = {
 	S(sem_init), S(sem_destroy), S(sem_wait), S(sem_timedwait), S(sem_clockwait), S(sem_post),
 	S(pipe), S(pipe2), S(eventfd), S(close), S(dup2), S(dup3), S(read), S(write), S(read_chk),
 	S(eventfd_read), S(eventfd_write), S(poll), S(poll_chk), S(ppoll), S(sigaction),
-	S(exit_), S(Exit_),
-	S(free), S(realloc), S(malloc_usable_size),
+	S(fork_), S(exit_), S(Exit_),
+	S(munmap), S(mremap), S(free), S(realloc), S(malloc_usable_size),
 #undef S
 };
 
@@ -258,9 +278,12 @@ void preload_resolve(void)
 	NEED(ppoll, "ppoll");
 	NEED(sigaction, "sigaction");
 
+	NEED(fork_, "fork");
 	NEED(exit_, "_exit");
 	NEED(Exit_, "_Exit");
 
+	NEED(munmap, "munmap");
+	NEED(mremap, "mremap");
 	NEED(free, "free");
 	NEED(realloc, "realloc");
 	NEED(malloc_usable_size, "malloc_usable_size");

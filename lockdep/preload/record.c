@@ -120,6 +120,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	r->depth = 0;
 	r->unbalanced = false;
 	r->ident = next_ident++;
+	r->destroyed_at = r->freed_at = 0;
 	r->site = ip;
 	r->site_is_init = from_init;
 #ifdef __GLIBC__
@@ -181,6 +182,13 @@ static bool destroyed(const struct lock_rec *r, void *lock)
 	       atomic_load_explicit(rec_marker(lock, r->kind), memory_order_relaxed) == (r->ident | MARK_DESTROYED);
 }
 
+/* Its memory was freed and still says so: no init, no initializer, no memset since. */
+static bool freed_use(const struct lock_rec *r, void *lock)
+{
+	return atomic_load_explicit(&r->state, memory_order_relaxed) == REC_FREED &&
+	       atomic_load_explicit(rec_marker(lock, r->kind), memory_order_relaxed) == (r->ident | MARK_FREED);
+}
+
 /* A lock at an address no lock of its kind can have is not one: left alone, never read. */
 static bool misaligned(const void *lock, enum rec_kind kind)
 {
@@ -205,6 +213,9 @@ struct lock_rec *rec_lookup_slow(void *lock, enum rec_kind kind, unsigned long i
 		r = NULL;
 		goto out;
 	}
+	/* reported, then a lock of its own: what the program does with it next is validated */
+	if (r && r->kind == kind && freed_use(r, lock))
+		preload_report_freed_use(r, lock, ip);
 	if (r) {
 		end_identity(r, lock);
 	} else if (!(r = rec_alloc((uintptr_t)lock))) {
@@ -304,6 +315,7 @@ void rec_destroy_end(struct lock_rec *r, void *lock, int held, int ret, unsigned
 		if (!(r->flags & REC_NO_MARKER))
 			atomic_store_explicit(rec_marker(lock, r->kind), r->ident | MARK_DESTROYED,
 					      memory_order_relaxed);
+		r->destroyed_at = ip;
 		atomic_store_explicit(&r->state, REC_DEAD, memory_order_release);
 	}
 	rec_table_exit();
@@ -364,23 +376,73 @@ struct freed {
 	uintptr_t from;
 	size_t len;
 	unsigned long ip;
+	unsigned int how;	/* MEM_* */
 };
+
+/*
+ * Freed mutexes and rwlocks stay known for a while, as a sanitizer's
+ * quarantine keeps freed blocks: their records stay in the index, marked
+ * REC_FREED, and the lock's memory carries ident | MARK_FREED, so that a
+ * later use of it, before anything initialised it again, is reported.  The
+ * oldest of the last QUARANTINE go when new ones come (table lock).
+ */
+#define QUARANTINE	4096
+static struct {
+	struct lock_rec *r;
+	uint64_t ident;
+} quarantine[QUARANTINE];
+static unsigned int quarantine_next;
+
+static void quarantine_add(struct lock_rec *r)
+{
+	struct lock_rec *old = quarantine[quarantine_next].r;
+
+	if (old && old->ident == quarantine[quarantine_next].ident &&
+	    atomic_load_explicit(&old->state, memory_order_relaxed) == REC_FREED)
+		rec_release(old);
+	quarantine[quarantine_next].r = r;
+	quarantine[quarantine_next].ident = r->ident;
+	quarantine_next = (quarantine_next + 1) % QUARANTINE;
+}
+
+/* Worth keeping after free(): a marker to tell its use by, and the memory still says it is this lock. */
+static bool keep_freed(const struct lock_rec *r, void *lock)
+{
+	enum rec_state st = atomic_load_explicit(&r->state, memory_order_relaxed);
+	uint64_t mark;
+
+	if ((r->flags & REC_NO_MARKER) || (r->kind != REC_MUTEX && r->kind != REC_RWLOCK) ||
+	    (st != REC_LIVE && st != REC_DEAD))
+		return false;
+	mark = atomic_load_explicit(rec_marker(lock, r->kind), memory_order_relaxed);
+	return mark == r->ident || mark == (r->ident | MARK_DESTROYED);
+}
 
 static void kill_freed(struct lock_rec *r, void *arg)
 {
 	const struct freed *f = arg;
 	void *lock = (void *)atomic_load_explicit(&r->addr, memory_order_relaxed);
+	bool gone = f->how & MEM_GONE;
+	bool keep = (f->how & MEM_FREE) && keep_freed(r, lock);
 
-	if (atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && rec_is_marked(r, lock) &&
-	    lockdep_map_freed(&r->map, (void *)f->from, f->len) < 0)
+	/* memory unmapped already: nothing of the lock to read, a hold of it ends without a look */
+	if (atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && (gone || rec_is_marked(r, lock)) &&
+	    lockdep_map_freed(&r->map, (void *)f->from, f->len) < 0 && !gone)
 		preload_check_held_elsewhere(r, lock, (void *)f->from, f->len);
 	drop_identity(r);
-	rec_release(r);
+	if (!keep) {
+		rec_release(r);
+		return;
+	}
+	r->freed_at = f->ip;
+	atomic_store_explicit(rec_marker(lock, r->kind), r->ident | MARK_FREED, memory_order_relaxed);
+	atomic_store_explicit(&r->state, REC_FREED, memory_order_release);
+	quarantine_add(r);
 }
 
-void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip)
+void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip, unsigned int how)
 {
-	struct freed f = { p, len, ip };
+	struct freed f = { p, len, ip, how };
 
 	if (!rec_table_enter())
 		return;

@@ -8,8 +8,10 @@
 #include "../lockdep_symbols.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * The thread that holds lock, as glibc's lock says: its TID, -1 if it is
@@ -194,6 +196,17 @@ static void report_stop(void)
 	lockdep_recursion_exit(&lockdep_current);
 }
 
+/* The end of a report: (other info,) the held locks, the stack; delivered. */
+static void rpt_tail(bool other_info)
+{
+	if (other_info)
+		rpt("\nother info that might help us debug this:\n");
+	rpt_held_locks(&lockdep_current);
+	rpt("\n");
+	rpt_stack_backtrace("stack backtrace:");
+	report_end();
+}
+
 void preload_out_of_memory(const char *what)
 {
 	if (!report_start())
@@ -226,11 +239,128 @@ void preload_report_destroyed_use(struct lock_rec *r, void *lock, unsigned long 
 		rpt(" at:\n");
 		rpt_site(&site);
 		rpt("\nbut it was destroyed, and not initialised again since.\n");
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
+	}
+	report_stop();
+}
+
+/* The parent's threads that held locks at fork(), by name (preload_fork_note_thread). */
+static struct {
+	int tid;
+	char comm[20];
+} fork_threads[32];
+
+/* Thread tid's name from /proc, or "" when it is gone. */
+static void thread_comm(long pid, int tid, char *comm, size_t len)
+{
+	char path[64];
+	int fd;
+	ssize_t n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task/%d/comm", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, comm, len - 1);
+		close(fd);
+	}
+	comm[n > 0 ? n : 0] = 0;
+	comm[strcspn(comm, "\n")] = 0;
+}
+
+void preload_fork_note_thread(int tid)
+{
+	if (!tid) {		/* a new fork: forget the last one's */
+		memset(fork_threads, 0, sizeof(fork_threads));
+		return;
+	}
+	for (size_t i = 0; i < sizeof(fork_threads) / sizeof(fork_threads[0]); i++) {
+		if (fork_threads[i].tid == tid)
+			return;
+		if (!fork_threads[i].tid) {
+			fork_threads[i].tid = tid;
+			thread_comm((long)getpid(), tid, fork_threads[i].comm, sizeof(fork_threads[i].comm));
+			return;
+		}
+	}
+}
+
+/* "holder/1234", or "1234" when its name was not kept and it is gone from the parent. */
+static void parent_thread_name(int tid, char *buf, size_t len)
+{
+	char comm[20] = "";
+
+	for (size_t i = 0; i < sizeof(fork_threads) / sizeof(fork_threads[0]) && fork_threads[i].tid; i++)
+		if (fork_threads[i].tid == tid)
+			snprintf(comm, sizeof(comm), "%s", fork_threads[i].comm);
+	if (!comm[0])
+		thread_comm(preload_fork_parent, tid, comm, sizeof(comm));
+	if (comm[0])
+		snprintf(buf, len, "%s/%d", comm, tid);
+	else
+		snprintf(buf, len, "%d", tid);
+}
+
+void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, unsigned long ip)
+{
+	struct lockdep_site site = { .ip = ip }, forked = { .ip = preload_fork_site };
+	long holder;
+	char who[64], name[LOCKDEP_NAME_MAX];
+
+	if (r->fork_read && !exclusive)
+		return;		/* readers share it: this one does not wait */
+	holder = lock_holder(lock, r->kind);
+	__atomic_and_fetch(&r->flags, (uint8_t)~REC_FORK_HELD, __ATOMIC_RELEASE);
+	/* released since (an atfork child handler), or taken by this process anew */
+	if (!holder || (holder > 0 && holder != r->fork_holder))
+		return;
+	if (!report_start())
+		return;
+	if (report_begin2(UIRQ_REPORT_FORK_HELD, report_sig(r->ident, 3, 0, 0),
+			  report_sig(r->kind, r->site, preload_fork_site, 3))) {
+		parent_thread_name(r->fork_holder, who, sizeof(who));
+		report_headline(true, "WARNING: lock held at fork() by a thread the child does not have!");
+		rpt_task();
+		rpt(" is trying to acquire lock:\n");
+		rpt_rec(r, lock, "acquiring");
+		rpt(", at: ");
+		rpt_site(&site);
+		rpt("\n\nbut thread %s of the parent (pid %ld) held it%s when fork() was called at:\n", who,
+		    preload_fork_parent, r->fork_read ? " for reading" : "");
+		rpt_site(&forked);
+		rpt("\n\nonly the forking thread lives on in the child: nothing will ever release the lock here.\n"
+		    "(pthread_atfork() handlers that take the lock before fork() and release it after\n"
+		    "make it consistent.)\n");
+		if (!record_name(r, name, sizeof(name)))
+			snprintf(name, sizeof(name), "%s", r->name);
+		rj_lock("held at fork", name, (uintptr_t)lock, &forked);
+		rpt("\n *** DEADLOCK ***\n\n");
+		rpt_tail(false);
+	}
+	report_stop();
+}
+
+void preload_report_freed_use(struct lock_rec *r, void *lock, unsigned long ip)
+{
+	struct lockdep_site site = { .ip = ip }, freed = { .ip = r->freed_at }, destroyed = { .ip = r->destroyed_at };
+
+	if (!report_start())
+		return;
+	if (report_begin2(UIRQ_REPORT_FREED_USE, report_sig(r->ident, ip, 4, 0), report_sig(r->site, ip, 4, 0))) {
+		report_headline(true, "WARNING: heap-use-after-free: freed lock used!");
+		rpt_task();
+		rpt(" is using lock ");
+		rpt_rec(r, lock, "freed");
+		rpt(" at:\n");
+		rpt_site(&site);
+		rpt("\n\nbut its memory was freed at:\n");
+		rpt_site(&freed);
+		if (r->destroyed_at) {
+			rpt("\nafter it was destroyed at:\n");
+			rpt_site(&destroyed);
+		}
+		rpt("\nand nothing initialised it again since: the lock is memory the allocator may\n"
+		    "have handed out for something else.\n");
+		rpt_tail(true);
 	}
 	report_stop();
 }
@@ -256,10 +386,7 @@ void preload_check_held_elsewhere(struct lock_rec *r, void *lock, void *mem, siz
 			rpt(", held by thread %ld\n", holder);
 		else
 			rpt(", held by another thread\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(false);
 	}
 	report_stop();
 }
@@ -305,11 +432,7 @@ void preload_report_cond_unheld(void *cond, struct lock_rec *r, void *m, unsigne
 		rpt(" at:\n");
 		rpt_site(&site);
 		rpt("\nbut does not hold that mutex: the wait unlocks a mutex that is not the caller's.\n");
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
 	}
 	report_stop();
 }
@@ -338,11 +461,7 @@ void preload_report_cond_two(void *cond, const struct lock_rec *c, void *m, void
 		    "a signal may wake a waiter whose condition another mutex protects.\n");
 		rj_lock("waiting with", mname, (uintptr_t)m, &site);
 		rj_lock("bound to", oname, (uintptr_t)other, &first);
-		rpt("\nother info that might help us debug this:\n");
-		rpt_held_locks(&lockdep_current);
-		rpt("\n");
-		rpt_stack_backtrace("stack backtrace:");
-		report_end();
+		rpt_tail(true);
 	}
 	report_stop();
 }

@@ -48,6 +48,8 @@ static ALWAYS_INLINE int do_lock(enum op op, pthread_rwlock_t *l, clockid_t clk,
 	r = rec_get(l, REC_RWLOCK, ip);
 	if (unlikely(!r))
 		return real_lock(op, l, clk, t);
+	if (unlikely(r->flags & REC_FORK_HELD) && !try)
+		preload_fork_held_check(r, l, op >= OP_WR, ip);
 	read = op >= OP_WR ? UIRQ_LOCK_WRITE :
 	       r->mtype == MTYPE_RW_WRITER_FIRST ? UIRQ_LOCK_READ : UIRQ_LOCK_READ_RECURSIVE;
 	if (!try)

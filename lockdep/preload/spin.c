@@ -10,6 +10,8 @@ PRELOAD_EXPORT int pthread_spin_lock(pthread_spinlock_t *l)
 
 	if (unlikely(!preload_active()) || !(r = rec_get((void *)l, REC_SPIN, ip)))
 		return REAL(spin_lock)(l);
+	if (unlikely(r->flags & REC_FORK_HELD))
+		preload_fork_held_check(r, (void *)l, true, ip);
 	preload_acquire(r, 0, 0, UIRQ_LOCK_WRITE, ip);
 	ret = likely(!preload_stat) ? REAL(spin_lock)(l) :
 	      preload_stat_lock(r, (void *)l, (int (*)(void *))REAL(spin_trylock), (int (*)(void *))REAL(spin_lock),

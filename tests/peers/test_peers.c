@@ -26,13 +26,14 @@ static const char *const headlines[] = {
 	"WARNING: use of destroyed lock detected!",
 	"WARNING: condition variable waited on without its mutex held!",
 	"WARNING: condition variable used with two different mutexes!",
+	"WARNING: heap-use-after-free: freed lock used!",
 };
 
 enum { NHEADLINES = sizeof(headlines) / sizeof(headlines[0]) };
 
 struct verdict {
 	int circular, recursive, bad_unlock, held_freed, held_at_exit, destroyed_use,
-	    cond_unheld, cond_two_mutexes;
+	    cond_unheld, cond_two_mutexes, freed_use;
 	int signal;		/* the program dies of this signal; 0: it exits 0 */
 	const char *names[4];	/* functions the report must name */
 	bool tsan_sees_it;	/* in a TSan build, TSan reports the misuse too: silence it */
@@ -61,7 +62,7 @@ static void counts_of(const struct verdict *v, int out[NHEADLINES])
 {
 	const int in[NHEADLINES] = {
 		v->circular, v->recursive, v->bad_unlock, v->held_freed, v->held_at_exit,
-		v->destroyed_use, v->cond_unheld, v->cond_two_mutexes,
+		v->destroyed_use, v->cond_unheld, v->cond_two_mutexes, v->freed_use,
 	};
 
 	memcpy(out, in, sizeof(in));
@@ -219,8 +220,8 @@ PEER(tsan, mutex_bad_read_unlock, "tsan_mutex_bad_read_unlock", NOARGS, .bad_unl
 PEER(tsan, mutex_lock_destroyed, "tsan_mutex_lock_destroyed", NOARGS, .destroyed_use = 1,
      .tsan_sees_it = true)
 #ifndef PEERS_ASAN
-/* freed memory is no lock: a use after free is for a memory checker */
-PEER(tsan, mutex_lock_destroyed_and_freed, "tsan_mutex_lock_destroyed", ARGS("1"),
+/* destroyed, freed, then locked: reported as TSan's heap-use-after-free is (not under ASan, which stops first) */
+PEER(tsan, mutex_lock_destroyed_and_freed, "tsan_mutex_lock_destroyed", ARGS("1"), .freed_use = 1,
      .tsan_sees_it = true)
 #endif
 /* 20000 steps a thread, a fixed seed */

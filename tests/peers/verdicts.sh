@@ -87,6 +87,7 @@ uirq_kinds() {
 		'held freed' 'WARNING: held lock freed' \
 		'held at exit' 'still has locks held' \
 		'destroyed use' 'WARNING: use of destroyed lock detected' \
+		'freed use' 'WARNING: heap-use-after-free: freed lock used' \
 		'cond unheld' 'WARNING: condition variable waited on without its mutex held' \
 		'cond two mutexes' 'WARNING: condition variable used with two different mutexes' \
 		'limit (MAX_LOCK_DEPTH)' 'BUG: MAX_LOCK_DEPTH too low' \

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1109,3 +1110,208 @@ UIRQ_TEST(waits_clean, poll_on_the_pipe_and_a_socket, .timeout = 20) { assert_cl
 UIRQ_TEST(waits_clean, pipe_closed_and_its_number_reused, .timeout = 20) { assert_clean("waits", "pipe_reused"); }
 UIRQ_TEST(waits_clean, one_thread_posts_and_waits_holding_the_lock, .timeout = 20) { assert_clean("waits", "one_thread"); }
 UIRQ_TEST(waits_clean, join_holding_the_lock_after_the_done_signal, .timeout = 20) { assert_clean("waits", "join_after_done_signal"); }
+/* ---- unusual programs (issue 24) ---- */
+
+#define FORK_HELD	"WARNING: lock held at fork() by a thread the child does not have!"
+
+/* fork() while another thread holds a lock: the child's attempt is reported before it blocks for ever. */
+UIRQ_TEST(unusual, fork_lock_held_by_another_thread, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("fork_cases"), "held");
+
+	assert_one_report(r, FORK_HELD);
+	check(r, strstr(r.err, "(&held), at: child+0x") || strstr(r.err, "(&held), at: main+0x"), "lock not named");
+	check(r, strstr(r.err, "but thread fork_cases/"), "the holder thread not named");
+	check(r, strstr(r.err, "of the parent (pid "), "the parent not named");
+	check(r, strstr(r.err, "when fork() was called at:\nmain+0x"), "no fork site");
+	check(r, strstr(r.out, "child killed by signal 14"), "the child did not block (or ended otherwise)");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+UIRQ_TEST(unusual, fork_rwlock_written_by_another_thread, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("fork_cases"), "rwlock");
+
+	assert_one_report(r, FORK_HELD);
+	check(r, strstr(r.err, "(&rw), at: "), "lock not named");
+	run_free(&r);
+}
+
+/* Readers do not wait for readers; atfork handlers make the lock consistent: silent. */
+UIRQ_TEST(unusual, fork_read_held_rwlock_read_again, .timeout = 20) { assert_clean("fork_cases", "reader"); }
+UIRQ_TEST(unusual, fork_made_consistent_by_atfork_handlers, .timeout = 20) { assert_clean("fork_cases", "atfork"); }
+
+/* A forked child that reported nothing says 0 reports, not its parent's count; --exit-code agrees. */
+UIRQ_TEST(unusual, forked_child_counts_its_own_reports, .timeout = 20)
+{
+	char *path = temp_file(NULL), *text;
+	struct run r = RUN(NULL, "--json", path, prog("fork_cases"), "count");
+	int summaries = 0, reports[2] = { -1, -1 };
+
+	assert_one_report(r, BAD_UNLOCK);
+	assert_eq(count(r.err, ": 1 report (1 bad_unlock)"), 1, "the parent's summary");
+	assert_eq(count(r.err, ": 0 reports, "), 1, "the child's summary");
+	text = read_and_unlink(path);
+	for (int i = 0; i < 3; i++) {
+		struct jval *v = json_line(text, i);
+
+		if (!strcmp(jstr(v, "kind"), "summary") && summaries < 2)
+			reports[summaries++] = (int)json_get(v, "reports")->num;
+		json_free(v);
+	}
+	assert_eq(summaries, 2);
+	/* the child ends first */
+	assert_eq(reports[0], 0, "the child's JSON summary");
+	assert_eq(reports[1], 1, "the parent's JSON summary");
+	run_free(&r);
+}
+
+/*
+ * A daemon closes every descriptor from 3 up and opens its own files there:
+ * the report and the summary still reach stderr, or the log (opened again by
+ * its path), and never the program's file.
+ */
+UIRQ_TEST(unusual, daemon_closing_every_descriptor_keeps_its_reports, .timeout = 20)
+{
+	char data[64], log[64];
+	struct run r;
+	char *text;
+
+	snprintf(data, sizeof(data), "%s", temp_file(NULL));
+	r = RUN(NULL, prog("abba"), "daemon", data);
+	assert_exit(r, 0);
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "]: 1 report (1 circular), "), "no summary");
+	assert_str_eq(read_and_unlink(data), "data\n");
+	run_free(&r);
+
+	snprintf(data, sizeof(data), "%s", temp_file(NULL));
+	snprintf(log, sizeof(log), "%s", temp_file(NULL));
+	r = RUN(NULL, "--log", log, prog("abba"), "daemon", data);
+	assert_exit(r, 0);
+	check(r, any_report(r.err) == 0 && !strstr(r.err, "cannot write"), "not to the log");
+	assert_str_eq(read_and_unlink(data), "data\n");
+	text = read_and_unlink(log);
+	assert_eq(count(text, CIRCULAR), 1, "the log: %s", text);
+	assert_eq(count(text, "]: 1 report (1 circular), "), 1, "no summary in the log: %s", text);
+	run_free(&r);
+}
+
+/* munmap() and mremap() end the locks in what they take away, as free() does. */
+UIRQ_TEST(unusual, pshared_mutex_unmapped_then_another_at_its_address, .timeout = 20)
+{
+	assert_clean("pshared_remap", "munmap");
+}
+
+UIRQ_TEST(unusual, pshared_mutex_shrunk_away_then_another_at_its_address, .timeout = 20)
+{
+	assert_clean("pshared_remap", "mremap");
+}
+
+/* A directory or binary data given as the suppression file: refused, named, before the program runs. */
+UIRQ_TEST(unusual, suppress_refuses_a_directory_and_binary_data, .timeout = 20)
+{
+	static const char garbage[] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, '\n', 3, 0, 0x3e };
+	char path[64];
+	struct run r = RUN(NULL, "--suppress", "/tmp", prog("abba"));
+	int fd;
+
+	assert_exit(r, 2);
+	check(r, strstr(r.err, "uirq-lockdep: --suppress /tmp: Is a directory"), "the directory not named");
+	check(r, any_report(r.err) == 0 && !strstr(r.out, "both threads"), "the program ran");
+	run_free(&r);
+
+	snprintf(path, sizeof(path), "%s", temp_file(NULL));
+	fd = open(path, O_WRONLY);
+	assert_ge(fd, 0);
+	assert_eq(write(fd, garbage, sizeof(garbage)), (ssize_t)sizeof(garbage));
+	close(fd);
+	r = RUN(NULL, "--suppress", path, prog("abba"));
+	unlink(path);
+	assert_exit(r, 2);
+	check(r, strstr(r.err, path) && strstr(r.err, ": binary data, not a suppression file"), "not named");
+	check(r, any_report(r.err) == 0, "the program ran");
+	run_free(&r);
+
+	/* the module itself, given the variable by hand, refuses too */
+	{
+		char env[80];
+		const char *envp[] = { env, NULL };
+
+		snprintf(env, sizeof(env), "UIRQ_LOCKDEP_SUPPRESS=/tmp");
+		r = RUN(envp, prog("abba"));
+		assert_exit(r, 2);
+		check(r, strstr(r.err, "--suppress /tmp: Is a directory"), "the module took it");
+		run_free(&r);
+	}
+}
+
+/* A program stopped by SIGTERM (a server) still gets its summary and --stat table, and dies of SIGTERM. */
+UIRQ_TEST(unusual, stopped_by_sigterm_prints_summary_and_statistics, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--stat", prog("abba"), "sigterm");
+
+	assert_signal(r, SIGTERM);
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.err, "]: 1 report (1 circular), "), "no summary");
+	check(r, strstr(r.err, "uirq-lockdep: lock statistics, 2 kinds of lock"), "no statistics");
+	run_free(&r);
+}
+
+/*
+ * A set-user-ID program run by another user: the dynamic loader ignores
+ * LD_PRELOAD.  The runner says that it runs unchecked, and --exit-code fails
+ * the run.  Made here: a copy of abba, set-user-ID root, run as nobody
+ * (setpriv drops the test's root); without root or setpriv, skipped, said.
+ */
+UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
+{
+	const char *setpriv = access("/usr/bin/setpriv", X_OK) == 0 ? "/usr/bin/setpriv" :
+			      access("/bin/setpriv", X_OK) == 0 ? "/bin/setpriv" : NULL;
+	char dir[] = "/tmp/uirq-setuid-XXXXXX", copy[64], cmd[4200];
+	struct run r;
+
+	if (geteuid() != 0 || !setpriv) {
+		printf("# SKIP setuid test: %s\n", geteuid() ? "needs root to make a set-user-ID program of another user"
+							     : "no setpriv to run as an unprivileged user");
+		return;
+	}
+	assert_not_null(mkdtemp(dir));
+	assert_eq(chmod(dir, 0755), 0);
+	snprintf(copy, sizeof(copy), "%s/abba", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chown 0:0 '%s' && chmod 4755 '%s'", prog("abba"), copy, copy, copy);
+	assert_eq(system(cmd), 0);
+	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", RUNNER,
+					    copy, NULL }, NULL);
+	assert_exit(r, 0);
+	check(r, strstr(r.err, "/abba is set-user-ID: the dynamic loader ignores LD_PRELOAD for it, so it runs "
+			 "UNCHECKED"), "not said");
+	check(r, any_report(r.err) == 0, "validated after all?");
+	run_free(&r);
+	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", RUNNER,
+					    "--exit-code", "9", copy, NULL }, NULL);
+	assert_exit(r, 9);
+	check(r, strstr(r.err, "UNCHECKED") && strstr(r.err, "--exit-code fails the run"), "not said");
+	run_free(&r);
+	unlink(copy);
+	rmdir(dir);
+}
+
+#define FREED_USE	"WARNING: heap-use-after-free: freed lock used!"
+
+/* A lock used after pthread_mutex_destroy() and free(), or free() alone: reported, where it was freed. */
+UIRQ_TEST(unusual, lock_used_after_destroy_and_free, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("misuse"), "freed-use");
+
+	assert_one_report(r, FREED_USE);
+	check(r, strstr(r.err, "but its memory was freed at:\nmain+0x") && strstr(r.err, "after it was destroyed at:"),
+	      "where it was freed and destroyed");
+	check(r, strstr(r.err, " initialised at misuse.c:"), "the lock not named");
+	check(r, strstr(r.out, "done"), "did not go on");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+UIRQ_TEST(unusual, rwlock_used_after_free, .timeout = 20) { assert_misuse("freed-use-rwlock", FREED_USE); }

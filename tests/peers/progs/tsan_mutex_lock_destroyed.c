@@ -11,11 +11,10 @@
  * TSan: "use of an invalid mutex (e.g. uninitialized or destroyed)", for
  * both runs.
  * uirq-lockdep: one "use of destroyed lock detected!" report without the
- * free; none with it.  Freed memory is no lock any more: malloc may hand
- * it out again, and a mutex set up there with PTHREAD_MUTEX_INITIALIZER
- * (no init call to see) must be usable.  Using freed memory is a memory
- * checker's report (Valgrind's memcheck, ASan), not lockdep's; this
- * difference is deliberate.
+ * free; with it, one "heap-use-after-free: freed lock used!" (the freed
+ * lock's memory still carries its marker: nothing initialised it again).
+ * A mutex set up there anew, even by PTHREAD_MUTEX_INITIALIZER (no init
+ * call to see), is a new lock: the initializer clears the marker.
  *
  * runs: - | 1
  * peer-verdict: destroyed use

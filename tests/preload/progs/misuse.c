@@ -13,6 +13,9 @@
  *                       (that thread then ends with it held: a second report)
  *   free-own            free() of memory holding a mutex this thread holds
  *   destroyed-reinit    a destroyed mutex initialised again and used: no report
+ *   freed-use           a mutex destroyed, its memory freed, then locked again
+ *                       (heap-use-after-free)
+ *   freed-use-rwlock    the same with an rwlock freed without destroy
  */
 #include "prog.h"
 
@@ -105,6 +108,33 @@ int main(int argc, char **argv)
 		/* the lock went with the memory: nothing is held any more */
 		ok(pthread_mutex_lock(&shared));
 		ok(pthread_mutex_unlock(&shared));
+	} else if (!strcmp(c, "freed-use") || !strcmp(c, "freed-use-rwlock")) {
+		/* the lock past the allocator's own words at the start of a free block */
+		struct obj {
+			long header[4];
+			pthread_mutex_t m;
+			pthread_rwlock_t rw;
+		} *o = malloc(sizeof(*o));
+
+		ok(pthread_mutex_init(&o->m, NULL));
+		ok(pthread_rwlock_init(&o->rw, NULL));
+		ok(pthread_mutex_lock(&o->m));
+		ok(pthread_mutex_unlock(&o->m));
+		ok(pthread_rwlock_rdlock(&o->rw));
+		ok(pthread_rwlock_unlock(&o->rw));
+		if (!strcmp(c, "freed-use"))
+			ok(pthread_mutex_destroy(&o->m));
+		free(o);
+		/*
+		 * A try: the report may allocate, and the allocator hand the
+		 * block out again - the lock's memory is anything by then.
+		 */
+		if (!strcmp(c, "freed-use")) {
+			if (pthread_mutex_trylock(&o->m) == 0)
+				pthread_mutex_unlock(&o->m);
+		} else if (pthread_rwlock_trywrlock(&o->rw) == 0) {
+			pthread_rwlock_unlock(&o->rw);
+		}
 	} else {
 		fprintf(stderr, "misuse: unknown case '%s'\n", c);
 		return 2;
