@@ -205,9 +205,13 @@ UIRQ_TEST(irqsim, default_run_end_to_end_seeded, .timeout = 60)
  * release comes late: the scenario's sleeps end when the host lets them),
  * and the judge then judges that press, as it should: the free run asserts
  * what any timing keeps (every edge judged or short, the 14 long ones
- * always judged, nothing lost, doubled or wrong); the seeded run, whose
- * timing is exact, the 14 and 2.  Failed 1 plain run in 20 when the free
- * run asserted exactly 14 (judged 16).
+ * always judged, nothing doubled or wrong, at most one event an edge, in
+ * order); the seeded run, whose timing is exact, the 14 and 2 and every
+ * long press delivered.  Failed 1 plain run in 20 when the free run
+ * asserted exactly 14 (judged 16).  Free, nothing lost is not asserted
+ * either: a loaded host can take the handler thread past a 5 ms press's
+ * release, and the status read then finds the button up and reports
+ * nothing - as the hardware would (seen in other free-run tests).
  */
 static void default_json(bool seeded)
 {
@@ -231,14 +235,18 @@ static void default_json(bool seeded)
 	}
 	assert_ge(judged, 14, "the long presses are always judged");
 	assert_eq(judged + shorts, 16, "every edge judged or short");
-	assert_eq(num(j, "counts.delivered"), judged);
-	assert_eq(num(j, "counts.lost"), 0);
+	if (seeded) {
+		assert_eq(num(j, "counts.delivered"), judged);
+		assert_eq(num(j, "counts.lost"), 0);
+	} else {
+		assert_le(num(j, "counts.delivered"), judged);
+	}
 	assert_eq(num(j, "counts.duplicated"), 0);
 	assert_eq(num(j, "counts.wrong"), 0);
 	assert_eq(num(j, "lockdep.reports"), 0);
 	assert_eq(json_get(j, "reports")->n, 0u);
 	assert_eq(num(j, "config.bus_hz"), 2600000);
-	assert_eq(num(j, "latency_us.edge_to_event.n"), judged);
+	assert_eq(num(j, "latency_us.edge_to_event.n"), num(j, "counts.delivered"));
 	assert_gt(num(j, "latency_us.edge_to_event.median"), num(j, "latency_us.minus_bus.median"));
 	/* Three one-byte reads per edge at 2.6 MHz: 120 us of wire at least. */
 	assert_ge(num(j, "latency_us.edge_to_event.min"), 120.0);
@@ -247,11 +255,14 @@ static void default_json(bool seeded)
 
 	assert_eq(edges->n, 16u);
 	assert_eq(json_get(&edges->kids[12], "events")->num, json_get(&edges->kids[13], "events")->num);
-	/* Every edge of a long press answered by exactly one event, in order. */
+	/* Every edge of a long press answered by exactly one event (free: at most one), in order. */
 	for (size_t i = 0; i < edges->n; i++) {
 		if (i == 12 || i == 13)
 			continue;
-		assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu", i);
+		if (seeded)
+			assert_eq(json_get(&edges->kids[i], "events")->num, 1, "edge %zu", i);
+		else
+			assert_le(json_get(&edges->kids[i], "events")->num, 1, "edge %zu", i);
 		if (i)
 			assert_gt(json_get(&edges->kids[i], "t_us")->num, json_get(&edges->kids[i - 1], "t_us")->num);
 	}
