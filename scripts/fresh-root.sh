@@ -150,10 +150,10 @@ check "debian/control's Build-Depends are scripts/deps.sh's build packages" "$ok
 # The packages, built once, from a second clean clone in the root run.sh used.
 echo "fresh-root: dpkg-buildpackage -b -uc -us in the same root"
 plog=$cache/last-packages.log
+git clone -q --no-hardlinks "$PWD" "$root/root/pkg/uirq" || fail "git clone failed"
 t0=$(date +%s)
 in_root "$root" 'set -e
 	export DEBIAN_FRONTEND=noninteractive
-	git clone -q /root/uirq /root/pkg/uirq
 	cd /root/pkg/uirq
 	apt-get build-dep -y -qq --no-install-recommends ./
 	dpkg-buildpackage -b -uc -us' >"$plog" 2>&1
