@@ -30,6 +30,10 @@ UIRQ_BUILD_PACKAGES=(meson ninja-build gcc pkg-config libc6-dev libevdev-dev lib
 # xz (scripts/upstream.sh takes the kernel's files out of linux-source-6.1's tarball);
 # the sanitizers come with gcc.
 UIRQ_TEST_PACKAGES=(check valgrind g++ patch xz-utils)
+# What the package step needs on this machine (scripts/fresh-root.sh builds the Debian packages
+# inside the fresh root, whose apt-get build-dep installs debhelper and build-essential there):
+# lintian, run here on the result. To build them by hand: dpkg-dev and debhelper as well.
+UIRQ_PACKAGE_PACKAGES=(lintian)
 # What the VM stage of the tests needs (scripts/vm): qemu, the guest's busybox, cpio for the
 # initramfs, kmod for depmod/modprobe on the Debian kernel's modules, xz for .ko.xz modules
 # and the kernel source tarball, make and gcc to build gpio-sim out of tree (scripts/vm/gpio-sim.sh).

@@ -4,7 +4,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 . scripts/deps.sh
 . scripts/variants.sh
-uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}"
+uirq_need_packages "${UIRQ_BUILD_PACKAGES[@]}" "${UIRQ_TEST_PACKAGES[@]}" "${UIRQ_PACKAGE_PACKAGES[@]}"
 uirq_need_packages "${UIRQ_VM_PACKAGES[@]}"
 uirq_need_packages "${UIRQ_FUZZ_PACKAGES[@]}"
 
@@ -79,7 +79,8 @@ run_stage vm scripts/vm/test.sh build-test-plain
 run_stage fuzz scripts/fuzz.sh "${UIRQ_FUZZ_SECONDS:-20}"
 # Memcheck on irqsim's default run and the plain build's test programs (scripts/valgrind.sh); one count per run.
 run_stage valgrind scripts/valgrind.sh build-test-plain
-# The README's run command on a fresh Debian 12 root (scripts/fresh-root.sh; the root is cached).
+# The README's run command on a fresh Debian 12 root, then the Debian packages built there, checked
+# with lintian, installed in a second fresh root and used (scripts/fresh-root.sh; the root is cached).
 run_stage fresh-root scripts/fresh-root.sh
 
 [ "$failed" -eq 0 ] || status=1
