@@ -84,9 +84,6 @@ struct uirq_sim_state {
 	size_t tlen, tcap;
 	uint64_t hash;
 	char report[8192];
-	/* Read by the stall watcher, which is no task: atomics. */
-	_Atomic uint64_t progress;		/* decisions taken */
-	_Atomic(struct uirq_sim_task *) holder;	/* the task given the token last */
 	/* Every task's name, kept past the stop (uirq_sim_task_name()). */
 	char (*names)[32];
 	size_t nnames;
@@ -96,6 +93,13 @@ struct uirq_sim_state {
 
 /* The mode's state: only the task holding the token touches it. */
 extern struct uirq_sim_state uirq_sim;
+/*
+ * Read by the stall watcher, which is no task and outlives the runs: apart
+ * from the state (its memset at each start), atomics.  The decisions taken
+ * and the task given the token last.
+ */
+extern _Atomic uint64_t uirq_sim_progress;
+extern _Atomic(struct uirq_sim_task *) uirq_sim_holder;
 
 /* A synchronisation point: the caller, its state set, gives the token to the next task and waits for it back. */
 void uirq_sim_schedule(struct uirq_sim_task *me, enum uirq_sim_reason r);

@@ -24,6 +24,8 @@
 #include "replay.h"
 
 struct uirq_sim_state uirq_sim;
+_Atomic uint64_t uirq_sim_progress;
+_Atomic(struct uirq_sim_task *) uirq_sim_holder;
 bool uirq_sim_on;
 static uint64_t pct_horizon = 1000;
 static void (*failure_fn)(const char *, void *);
@@ -76,8 +78,8 @@ static void log_step(struct uirq_sim_task *t, enum uirq_sim_reason r)
 	fnv(t->id, 4);
 	fnv(r, 4);
 	uirq_sim.tlen++;
-	atomic_store_explicit(&uirq_sim.progress, uirq_sim.tlen, memory_order_relaxed);
-	atomic_store_explicit(&uirq_sim.holder, t, memory_order_release);
+	atomic_store_explicit(&uirq_sim_progress, uirq_sim.tlen, memory_order_relaxed);
+	atomic_store_explicit(&uirq_sim_holder, t, memory_order_release);
 }
 
 static struct uirq_sim_task *task_new(const char *name)
@@ -413,6 +415,8 @@ int uirq_sim_start(uint64_t seed, enum uirq_sim_strategy strategy, unsigned int 
 	free(uirq_sim.trace);
 	free(uirq_sim.names);
 	memset(&uirq_sim, 0, sizeof(uirq_sim));
+	atomic_store(&uirq_sim_progress, 0);
+	atomic_store(&uirq_sim_holder, NULL);
 	uirq_sim.rng = seed;
 	uirq_sim.strategy = strategy;
 	uirq_sim.hash = 0xcbf29ce484222325ull;

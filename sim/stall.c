@@ -27,6 +27,7 @@ static uint64_t stall_ms = 10000;
  * and the word it waits on; watch_gen tells a new run from the last.
  */
 static atomic_uint watch_on, watch_gen;
+static atomic_uint watch_busy;	/* 1 while the watcher reads a task: the stop waits it out before freeing them */
 static pid_t watcher_pid;	/* the process that made it: a forked child has none */
 
 void uirq_sim_set_stall_ms(uint64_t ms)
@@ -89,15 +90,21 @@ static void *watch_fn(void *arg)
 
 		while (atomic_load(&watch_on) && atomic_load(&watch_gen) == gen) {
 			uirq_futex_wait_kernel(&watch_on, 1, &ts);
-			uint64_t now = atomic_load(&uirq_sim.progress);
+			uint64_t now = atomic_load(&uirq_sim_progress);
 
 			still_ms = now == last ? still_ms + tick : 0;
 			last = now;
-			if (still_ms >= ms && atomic_load(&watch_on) && atomic_load(&watch_gen) == gen) {
-				struct uirq_sim_task *t = atomic_load(&uirq_sim.holder);
+			if (still_ms >= ms) {
+				/* Busy first, then the run's flag: the stop clears the flag, then waits for busy. */
+				atomic_store(&watch_busy, 1);
+				if (atomic_load(&watch_on) && atomic_load(&watch_gen) == gen) {
+					struct uirq_sim_task *t = atomic_load(&uirq_sim_holder);
 
-				if (t)
-					stalled(t, now);
+					if (t)
+						stalled(t, now);
+				}
+				atomic_store(&watch_busy, 0);
+				uirq_futex_wake_kernel(&watch_busy, 1);
 				still_ms = 0;
 			}
 		}
@@ -132,4 +139,6 @@ void uirq_sim_watch_stop(void)
 {
 	atomic_store(&watch_on, 0);
 	uirq_futex_wake_kernel(&watch_on, 1);
+	while (atomic_load(&watch_busy))
+		uirq_futex_wait_kernel(&watch_busy, 1, NULL);
 }
