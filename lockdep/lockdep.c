@@ -46,13 +46,14 @@ static struct lockdep_task *tasks, *fork_orphans;
 
 static void task_unlink(struct lockdep_task *t)
 {
-	if (!t->task_prevp)
-		return;
+	/* task_prevp under the lock too: the next thread to register writes it (TSan found the race). */
 	raw_futex_lock(&tasks_lock);
-	*t->task_prevp = t->task_next;
-	if (t->task_next)
-		t->task_next->task_prevp = t->task_prevp;
-	t->task_prevp = NULL;
+	if (t->task_prevp) {
+		*t->task_prevp = t->task_next;
+		if (t->task_next)
+			t->task_next->task_prevp = t->task_prevp;
+		t->task_prevp = NULL;
+	}
 	raw_futex_unlock(&tasks_lock);
 }
 

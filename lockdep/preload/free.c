@@ -158,3 +158,23 @@ PRELOAD_EXPORT void *mremap(void *p, size_t old_len, size_t new_len, int flags, 
 		rec_memory_freed(a, (new_end < old_end ? new_end : old_end) - a, CALLER_IP, MEM_GONE);
 	return ret;
 }
+
+/*
+ * A word of memory the program freed (a lock's marker), read here where no
+ * sanitizer instruments: the look is ours, to tell a later use of a freed
+ * lock; a use by the program it is not (ASan and TSan called it one).
+ */
+uint64_t preload_peek_freed(const _Atomic uint64_t *p)
+{
+	return atomic_load_explicit(p, memory_order_relaxed);
+}
+
+/*
+ * Another thread's held-lock depth, read at fork() to name the threads that
+ * hold locks (options.c): it writes it without a lock, and a snapshot is
+ * all that is wanted - read here, where TSan does not call it a race.
+ */
+unsigned int preload_peek_depth(const unsigned int *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}

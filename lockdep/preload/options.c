@@ -109,7 +109,7 @@ static void mark_orphan_locks(const struct lockdep_task *t, void *arg)
 static void note_lock_holder(const struct lockdep_task *t, void *arg)
 {
 	(void)arg;
-	if (t != &lockdep_current && t->depth)
+	if (t != &lockdep_current && preload_peek_depth(&t->depth))
 		preload_fork_note_thread(t->tid);
 }
 

@@ -353,6 +353,10 @@ void wait_rec_end(uintptr_t addr, enum rec_kind kind);
  * locks a later use is reported for; MEM_GONE when the memory is unmapped
  * already, and not to be read.
  */
+/* A freed lock's marker, read where no sanitizer sees it (free.c). */
+uint64_t preload_peek_freed(const _Atomic uint64_t *p);
+/* Another thread's held-lock depth, a snapshot read where no sanitizer sees it (free.c). */
+unsigned int preload_peek_depth(const unsigned int *p);
 #define MEM_FREE	1u
 #define MEM_GONE	2u
 void rec_memory_freed(uintptr_t p, size_t len, unsigned long ip, unsigned int how);

@@ -186,7 +186,7 @@ static bool destroyed(const struct lock_rec *r, void *lock)
 static bool freed_use(const struct lock_rec *r, void *lock)
 {
 	return atomic_load_explicit(&r->state, memory_order_relaxed) == REC_FREED &&
-	       atomic_load_explicit(rec_marker(lock, r->kind), memory_order_relaxed) == (r->ident | MARK_FREED);
+	       preload_peek_freed(rec_marker(lock, r->kind)) == (r->ident | MARK_FREED);
 }
 
 /* A lock at an address no lock of its kind can have is not one: left alone, never read. */

@@ -230,9 +230,10 @@ static void note_wait(struct lock_rec *w, unsigned long ip)
 
 void wait_edge(struct lock_rec *w, const char *op, bool timed, unsigned long ip)
 {
-	w->waits |= timed ? WAITS_TIMED : WAITS_UNTIMED;
-	if (!w->wait_op)
-		w->wait_op = op;
+	__atomic_or_fetch(&w->waits, (uint8_t)(timed ? WAITS_TIMED : WAITS_UNTIMED), __ATOMIC_RELAXED);
+	/* First caller names it; threads race to it with the same kind of name: atomics (TSan). */
+	if (!__atomic_load_n(&w->wait_op, __ATOMIC_RELAXED))
+		__atomic_store_n(&w->wait_op, op, __ATOMIC_RELAXED);
 	if (!lockdep_current.depth)
 		return;
 	cur_wait.w = w;
@@ -335,8 +336,8 @@ void wait_produce(struct lock_rec *w, const char *op, bool skip_held, unsigned l
 	unsigned int n = t->wlog_n, start = t->wlog_start, from;
 	struct recent *rc = NULL;
 
-	if (!w->produce_op)
-		w->produce_op = op;
+	if (!__atomic_load_n(&w->produce_op, __ATOMIC_RELAXED))
+		__atomic_store_n(&w->produce_op, op, __ATOMIC_RELAXED);
 	if (n == start || t->recursion)
 		return;
 	from = n - start > WLOG_SIZE ? n - WLOG_SIZE : start;
@@ -473,7 +474,7 @@ void wait_joined(pthread_t th, const char *op, bool timed, unsigned long ip)
 		return;
 	if (!(w = wait_rec_get((uintptr_t)th, REC_THREAD, ip)))
 		return;
-	w->produce_op = "exit";
+	__atomic_store_n(&w->produce_op, "exit", __ATOMIC_RELAXED);
 	if (snap) {
 		serial_as = s.serial;
 		produce_entries(t, w, "exit", s.e, 0, s.n, EXIT_LOCKS - 1, false, 0);
@@ -509,7 +510,9 @@ static const char *wait_op_of(const struct lock_rec *w)
 		[REC_BARRIER] = "pthread_barrier_wait", [REC_PIPE] = "read", [REC_EVENTFD] = "read",
 	};
 
-	return w->wait_op ? w->wait_op : ops[w->kind];
+	const char *op = __atomic_load_n(&w->wait_op, __ATOMIC_RELAXED);
+
+	return op ? op : ops[w->kind];
 }
 
 static const char *produce_op_of(const struct lock_rec *w)
@@ -519,13 +522,15 @@ static const char *produce_op_of(const struct lock_rec *w)
 		[REC_BARRIER] = "pthread_barrier_wait", [REC_PIPE] = "write", [REC_EVENTFD] = "write",
 	};
 
-	return w->produce_op ? w->produce_op : ops[w->kind];
+	const char *op = __atomic_load_n(&w->produce_op, __ATOMIC_RELAXED);
+
+	return op ? op : ops[w->kind];
 }
 
 /* Only timed waits there so far: the deadlock would stall for the timeout, not hang. */
 static bool only_timed(const struct lock_rec *w)
 {
-	return w->waits == WAITS_TIMED;
+	return __atomic_load_n(&w->waits, __ATOMIC_RELAXED) == WAITS_TIMED;
 }
 
 static void name_of(const struct lock_class *c, char *buf, size_t len)

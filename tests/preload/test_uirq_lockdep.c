@@ -1301,9 +1301,20 @@ UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
 #define FREED_USE	"WARNING: heap-use-after-free: freed lock used!"
 
 /* A lock used after pthread_mutex_destroy() and free(), or free() alone: reported, where it was freed. */
+/*
+ * The program really uses freed memory: in a TSan build of it TSan's
+ * interceptor of the rwlock calls reports that too, which is TSan doing its
+ * job; the test is about uirq-lockdep's report, so TSan's is off there.
+ */
+#ifdef __SANITIZE_THREAD__
+static const char *const freed_use_env[] = { "TSAN_OPTIONS=report_bugs=0", NULL };
+#else
+static const char *const *const freed_use_env = NULL;
+#endif
+
 UIRQ_TEST(unusual, lock_used_after_destroy_and_free, .timeout = 20)
 {
-	struct run r = RUN(NULL, prog("misuse"), "freed-use");
+	struct run r = RUN(freed_use_env, prog("misuse"), "freed-use");
 
 	assert_one_report(r, FREED_USE);
 	check(r, strstr(r.err, "but its memory was freed at:\nmain+0x") && strstr(r.err, "after it was destroyed at:"),
@@ -1314,4 +1325,12 @@ UIRQ_TEST(unusual, lock_used_after_destroy_and_free, .timeout = 20)
 	run_free(&r);
 }
 
-UIRQ_TEST(unusual, rwlock_used_after_free, .timeout = 20) { assert_misuse("freed-use-rwlock", FREED_USE); }
+UIRQ_TEST(unusual, rwlock_used_after_free, .timeout = 20)
+{
+	struct run r = RUN(freed_use_env, prog("misuse"), "freed-use-rwlock");
+
+	assert_one_report(r, FREED_USE);
+	check(r, strstr(r.out, "done"), "did not go on");
+	assert_exit(r, 0);
+	run_free(&r);
+}
