@@ -90,10 +90,19 @@ bool uirq_sim_running(void);
  */
 void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg);
 
-/* pthread_create() of a task, named (NULL: "taskN"); from a thread that is not a task, pthread_create(). */
+/*
+ * pthread_create() of a task, named (NULL: "taskN"); from a thread that is
+ * not a task, pthread_create().  pthread's convention, not uirq's: 0, or a
+ * positive error number (EAGAIN: no memory, or the mode has deadlocked).
+ */
 int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg,
 			   const char *name);
-/* pthread_join() of a task, waiting under the scheduler; from a thread that is not a task, pthread_join(). */
+/*
+ * pthread_join() of a task, waiting under the scheduler; from a thread that
+ * is not a task, pthread_join().  pthread's convention: 0, or a positive
+ * error number (ESRCH: no such task or joined already, or a task joined from
+ * a thread that is not one; EDEADLK: the mode deadlocked while it waited).
+ */
 int uirq_sim_thread_join(pthread_t thread, void **ret);
 
 /*
@@ -189,7 +198,7 @@ uint64_t uirq_sim_now_ns(void);
 uint64_t uirq_sim_clock_ns(void);
 void uirq_sim_sleep_until_ns(uint64_t t);
 
-/* The calling thread's task id, or -1 when it is not a task. */
+/* Returns the calling thread's task id, or -1 when it is not a task (no errno). */
 int uirq_sim_task_id(void);
 /* A task's name, or NULL when there is no such task in the mode (running or last run). */
 const char *uirq_sim_task_name(unsigned int id);
