@@ -4,7 +4,7 @@
  * request/free/enable/disable API with threaded handlers, as mainline Linux
  * has them.  Kernel names are in include/compat/linux/{irq,interrupt}.h.
  *
- * Execution model (see DESIGN.md): CPUs are uirq threads that take
+ * Execution model (see docs/design.md): CPUs are uirq threads that take
  * interrupts and run flow handlers and primary handlers in hard-irq context;
  * every threaded action gets its own handler thread "irq/N-name".
  *
