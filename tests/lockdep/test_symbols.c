@@ -102,11 +102,11 @@ UIRQ_TEST(symbols, own_function_and_line, .timeout = 30)
 	unsigned long ip = sym_global_fn(&line);
 
 	assert_true(lockdep_sym_code(ip, false, &s));
-	ck_assert_str_eq(s.func, "sym_global_fn");
-	ck_assert_ptr_nonnull(s.file);
-	ck_assert_str_eq(base_name(s.file), base_name(__FILE__));
-	ck_assert_int_eq(s.line, line);
-	ck_assert_str_eq(s.module, self_name());
+	assert_str_eq(s.func, "sym_global_fn");
+	assert_not_null(s.file);
+	assert_str_eq(base_name(s.file), base_name(__FILE__));
+	assert_eq(s.line, line);
+	assert_str_eq(s.module, self_name());
 	assert_gt(s.func_off, 0);
 	assert_lt(s.func_off, 0x100);
 }
@@ -119,13 +119,13 @@ UIRQ_TEST(symbols, static_function_through_symtab, .timeout = 30)
 	unsigned long ip = sym_static_fn(&line);
 
 	assert_true(lockdep_sym_code(ip, false, &s));
-	ck_assert_str_eq(s.func, "sym_static_fn");
-	ck_assert_int_eq(s.line, line);
+	assert_str_eq(s.func, "sym_static_fn");
+	assert_eq(s.line, line);
 
 	lockdep_sym_format(ip, false, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "sym_static_fn+0x%lx (%s:%d) [%s]",
 		 s.func_off, base_name(__FILE__), line, self_name());
-	ck_assert_str_eq(buf, want);
+	assert_str_eq(buf, want);
 }
 
 UIRQ_TEST(symbols, static_variable_and_offsets, .timeout = 30)
@@ -133,16 +133,16 @@ UIRQ_TEST(symbols, static_variable_and_offsets, .timeout = 30)
 	char buf[64];
 
 	assert_true(lockdep_sym_data((unsigned long)&stats_lock, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "stats_lock");
+	assert_str_eq(buf, "stats_lock");
 	assert_true(lockdep_sym_data((unsigned long)&stats_lock + 4, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "stats_lock+4");
+	assert_str_eq(buf, "stats_lock+4");
 	assert_true(lockdep_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "pool+16");
+	assert_str_eq(buf, "pool+16");
 	assert_true(lockdep_sym_data((unsigned long)&far_bss.lock, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "far_bss+262144");
+	assert_str_eq(buf, "far_bss+262144");
 	/* a truncated name is still a string */
 	assert_true(lockdep_sym_data((unsigned long)&stats_lock, buf, 5));
-	ck_assert_str_eq(buf, "stat");
+	assert_str_eq(buf, "stat");
 }
 
 UIRQ_TEST(symbols, libc_function, .timeout = 30)
@@ -160,14 +160,14 @@ UIRQ_TEST(symbols, libc_function, .timeout = 30)
 	assert_true(dladdr1((void *)fn, &info, (void **)&map, RTLD_DL_LINKMAP));
 
 	assert_true(lockdep_sym_code(fn + 4, true, &s));
-	ck_assert_str_eq(s.func, "qsort");
-	ck_assert_int_eq(s.func_off, 4);
-	ck_assert_str_eq(s.module, "libc.so.6");
-	ck_assert_int_eq(s.module_off, fn + 4 - map->l_addr);
+	assert_str_eq(s.func, "qsort");
+	assert_eq(s.func_off, 4);
+	assert_str_eq(s.module, "libc.so.6");
+	assert_eq(s.module_off, fn + 4 - map->l_addr);
 	/* a return address just past the entry still belongs to it */
 	assert_true(lockdep_sym_code(fn + 1, false, &s));
-	ck_assert_str_eq(s.func, "qsort");
-	ck_assert_int_eq(s.func_off, 1);
+	assert_str_eq(s.func, "qsort");
+	assert_eq(s.func_off, 1);
 	/* a versioned symbol (from libc's own .symtab, where libc6-dbg is installed) without its version */
 	fn = (unsigned long)dlsym(libc, "pthread_mutex_lock");
 	assert_true(lockdep_sym_code(fn + 0x10, true, &s));
@@ -192,11 +192,11 @@ UIRQ_TEST(symbols, library_loaded_later, .timeout = 30)
 	assert_ne(fn, 0);
 
 	assert_true(lockdep_sym_code(fn, true, &s));
-	ck_assert_str_eq(s.func, "sym_plugin_fn");
-	ck_assert_str_eq(s.module, "libsym_plugin.so");
-	ck_assert_int_eq(s.func_off, 0);
-	ck_assert_ptr_nonnull(s.file);
-	ck_assert_str_eq(base_name(s.file), base_name(__FILE__));
+	assert_str_eq(s.func, "sym_plugin_fn");
+	assert_str_eq(s.module, "libsym_plugin.so");
+	assert_eq(s.func_off, 0);
+	assert_not_null(s.file);
+	assert_str_eq(base_name(s.file), base_name(__FILE__));
 	lockdep_sym_format(fn, true, buf, sizeof(buf));
 	assert_true(strstr(buf, "sym_plugin_fn+0x0 (test_symbols.c:") == buf, "%s", buf);
 
@@ -216,7 +216,7 @@ UIRQ_TEST(symbols, bad_addresses, .timeout = 30)
 	assert_false(lockdep_sym_code(0x10, false, &s));
 	assert_false(lockdep_sym_code(0, false, &s));
 	lockdep_sym_format(0x10, false, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "0x10");
+	assert_str_eq(buf, "0x10");
 
 	/* a page that was mapped and is no more */
 	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -225,9 +225,9 @@ UIRQ_TEST(symbols, bad_addresses, .timeout = 30)
 	assert_false(lockdep_sym_code((unsigned long)p + 8, false, &s));
 	lockdep_sym_format((unsigned long)p + 8, false, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "0x%lx", (unsigned long)p + 8);
-	ck_assert_str_eq(buf, want);
+	assert_str_eq(buf, want);
 	assert_false(lockdep_sym_data((unsigned long)p + 8, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "");
+	assert_str_eq(buf, "");
 
 	assert_false(lockdep_sym_data(0x10, buf, sizeof(buf)));
 	assert_false(lockdep_sym_data(~0UL, buf, sizeof(buf)));
