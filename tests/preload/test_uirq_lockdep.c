@@ -121,7 +121,8 @@ UIRQ_TEST(report, a_gone_reader_does_not_kill_the_program, .timeout = 20)
 	}
 	close(p[1]);
 	assert_eq(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0, "expected exit 0, %s", describe(st));
+	assert_true(WIFEXITED(st), "expected exit 0, %s", describe(st));
+	assert_eq(WEXITSTATUS(st), 0, "expected exit 0, %s", describe(st));
 }
 
 UIRQ_TEST(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)
@@ -450,7 +451,9 @@ UIRQ_TEST(json, one_record_per_report_and_a_summary, .timeout = 30)
 	assert_str_eq(jstr(rep, "kind"), "circular");
 	assert_str_eq(jstr(rep, "headline"), CIRCULAR);
 	locks = json_get(rep, "locks");
-	assert_true(locks && locks->type == J_ARR && locks->n == 2, "locks");
+	assert_true(locks, "locks");
+	assert_eq(locks->type, J_ARR, "locks");
+	assert_eq(locks->n, 2, "locks");
 	assert_str_eq(jstr(&locks->kids[0], "role"), "acquiring");
 	assert_str_eq(jstr(&locks->kids[0], "name"), "&a");
 	assert_str_eq(jstr(&locks->kids[0], "site.function"), "b_then_a");
@@ -459,12 +462,16 @@ UIRQ_TEST(json, one_record_per_report_and_a_summary, .timeout = 30)
 	assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
 	assert_str_eq(jstr(&locks->kids[1], "name"), "&b");
 	chain = json_get(rep, "chain");
-	assert_true(chain && chain->type == J_ARR && chain->n == 1, "chain");
+	assert_true(chain, "chain");
+	assert_eq(chain->type, J_ARR, "chain");
+	assert_eq(chain->n, 1, "chain");
 	assert_str_eq(jstr(&chain->kids[0], "lock"), "&b");
 	assert_str_eq(jstr(&chain->kids[0], "while_holding"), "&a");
 	assert_str_eq(jstr(&chain->kids[0], "site.function"), "a_then_b");
 	bt = json_get(rep, "backtrace");
-	assert_true(bt && bt->type == J_ARR && bt->n >= 1, "backtrace");
+	assert_true(bt, "backtrace");
+	assert_eq(bt->type, J_ARR, "backtrace");
+	assert_ge(bt->n, 1, "backtrace");
 	assert_str_eq(jstr(&bt->kids[0], "function"), "b_then_a");
 	assert_true(strstr(jstr(rep, "text"), "*** DEADLOCK ***"), "text");
 	sum = json_line(text, 1);
@@ -622,7 +629,8 @@ static double jnum(const struct jval *v, const char *key)
 {
 	const struct jval *m = json_get(v, key);
 
-	assert_true(m && m->type == J_NUM, "no number %s", key);
+	assert_true(m, "no number %s", key);
+	assert_eq(m->type, J_NUM, "no number %s", key);
 	return m->num;
 }
 
@@ -647,13 +655,16 @@ UIRQ_TEST(stat, contention_waits_and_holds, .timeout = 30)
 	assert_eq((int)jnum(quiet, "contended"), 0);
 	assert_ge((int)jnum(busy, "contended"), 1);
 	assert_le((int)jnum(busy, "contended"), 5);
-	assert_true(jnum(busy, "wait_total_ns") > 0 && jnum(busy, "wait_max_ns") > 0, "no wait");
+	assert_gt(jnum(busy, "wait_total_ns"), 0, "no wait");
+	assert_gt(jnum(busy, "wait_max_ns"), 0, "no wait");
 	/* the holder sleeps 20 ms with it held, five times: all its holds are timed */
-	assert_true(jnum(busy, "hold_max_ns") >= 15e6, "hold max %.0f ns", jnum(busy, "hold_max_ns"));
-	assert_true(jnum(busy, "hold_total_ns") >= 5 * 15e6, "hold total %.0f ns", jnum(busy, "hold_total_ns"));
+	assert_ge(jnum(busy, "hold_max_ns"), 15e6, "hold max %.0f ns", jnum(busy, "hold_max_ns"));
+	assert_ge(jnum(busy, "hold_total_ns"), 5 * 15e6, "hold total %.0f ns", jnum(busy, "hold_total_ns"));
 	assert_eq((int)jnum(busy, "holds_timed"), 10);
 	sites = json_get(busy, "contended_at");
-	assert_true(sites && sites->type == J_ARR && sites->n == 1, "contending sites");
+	assert_true(sites, "contending sites");
+	assert_eq(sites->type, J_ARR, "contending sites");
+	assert_eq(sites->n, 1, "contending sites");
 	assert_true(strstr(jstr(&sites->kids[0], "site"), "ask+0x"), "site %s", jstr(&sites->kids[0], "site"));
 	json_free(busy);
 	json_free(quiet);
@@ -1063,14 +1074,18 @@ UIRQ_TEST(waits, json_names_the_wait_the_event_and_the_lock, .timeout = 30)
 	assert_str_eq(jstr(rep, "kind"), "wait");
 	assert_str_eq(jstr(rep, "headline"), WAIT_CYCLE);
 	locks = json_get(rep, "locks");
-	assert_true(locks && locks->type == J_ARR && locks->n == 2, "locks");
+	assert_true(locks, "locks");
+	assert_eq(locks->type, J_ARR, "locks");
+	assert_eq(locks->n, 2, "locks");
 	assert_str_eq(jstr(&locks->kids[0], "role"), "waiting on");
 	assert_str_eq(jstr(&locks->kids[0], "name"), "&sem");
 	assert_str_eq(jstr(&locks->kids[0], "site.function"), "sem_case");
 	assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
 	assert_str_eq(jstr(&locks->kids[1], "name"), "&a");
 	chain = json_get(rep, "chain");
-	assert_true(chain && chain->type == J_ARR && chain->n == 2, "chain");
+	assert_true(chain, "chain");
+	assert_eq(chain->type, J_ARR, "chain");
+	assert_eq(chain->n, 2, "chain");
 	/* #1: the event depends on the lock its producer took first */
 	assert_str_eq(jstr(&chain->kids[0], "type"), "event");
 	assert_str_eq(jstr(&chain->kids[0], "op"), "sem_post");
