@@ -705,7 +705,7 @@ void uirq_lockdep_print_held_locks(void)
 	graph_lock();
 	report_begin_plain();
 	rpt_held_locks(t);
-	report_write_stderr();
+	report_write_log();
 	graph_unlock();
 	lockdep_recursion_exit(t);
 }

@@ -272,17 +272,10 @@ void report_begin_plain(void)
 	rep.headline[0] = 0;
 }
 
-void report_write_stderr(void)
+void report_write_log(void)
 {
-	size_t off = 0;
-
-	while (off < rep.len) {
-		ssize_t w = write(STDERR_FILENO, rep.text + off, rep.len - off);
-
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
+	if (rep.len)
+		uirq_log_write(rep.text);
 }
 
 static void vrpt(const char *fmt, va_list ap)
@@ -347,7 +340,7 @@ void report_end(void)
 	if (fn)
 		fn(&r, atomic_load(&report_arg));
 	else
-		report_write_stderr();
+		report_write_log();
 	if (atomic_load(&report_fatal))
 		abort();
 }

@@ -85,8 +85,8 @@ bool uirq_sim_running(void);
  * thread for 10 s of wall time without a scheduling point - blocked in a
  * raw pthread call or a system call, or spinning (on a watcher thread;
  * the run is stuck, so the handler should end the process).  Without a
- * handler a deadlock is returned by the stop and a stall is reported on
- * stderr and aborts.  Set before the start; NULL: none.
+ * handler a deadlock is returned by the stop and a stall is reported on the
+ * log (<uirq/printk.h>) and aborts.  Set before the start; NULL: none.
  */
 void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg);
 
@@ -255,7 +255,7 @@ struct uirq_sim_preemption {
  * the recorded ones and the chosen task runnable: if not, the run is not
  * the recorded one (another program, scenario or option), and that goes to
  * the failure handler as a report starting "uirq sim: schedule mismatch"
- * (without one: on stderr, and abort()); if the handler returns, the run
+ * (without one: on the log, and abort()); if the handler returns, the run
  * goes on canonically.  Loosely, a preemption whose chosen task is not
  * runnable, or is the canonical choice, is skipped.  An empty schedule is
  * the canonical run.  0; -EBUSY while the mode runs; -EINVAL for steps
