@@ -247,7 +247,7 @@ int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type)
 	default: {
 		char sym[128];
 
-		/* The kernel's %pS: the symbol, else (a static function) the chip's name. */
+		/* The kernel's %pS: the symbol, else (no symbol table, no libdw) the chip's name. */
 		if (!uirq_symbol_name((const void *)chip->irq_set_type, sym, sizeof(sym)))
 			snprintf(sym, sizeof(sym), "%s irq_set_type", chip->name ? chip->name : "unnamed chip");
 		uirq_printk("genirq: Setting trigger mode %u for irq %u failed (%s)\n", type,

@@ -105,7 +105,7 @@ void uirq_task_set_comm(const char *name);
 /* An address as messages show it: itself, or in the deterministic mode a stand-in that ASLR does not move (symbol.c). */
 unsigned long uirq_ptr_shown(const void *p);
 
-/* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */
+/* A function's symbol name ("name+0xoff") in buf, or NULL when the symbolizer (symbolize.h) has none. */
 const char *uirq_symbol_name(const void *fn, char *buf, size_t len);
 /* A function's symbol name (%ps), else "object+0xoff" (a static function), else its address. */
 const char *uirq_symbol(const void *fn, char *buf, size_t len);

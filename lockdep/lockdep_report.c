@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
-#include "lockdep_symbols.h"
+#include "../lib/symbolize.h"
 #include "../lib/lib.h"
 #include "uirq/sim.h"
 
@@ -239,10 +239,10 @@ static uint64_t stack_sig(void)
 
 uint64_t lockdep_code_sig(unsigned long ip)
 {
-	struct lockdep_sym sym;
+	struct uirq_sym sym;
 
 	/* by source line: the compiler may have copied the code (an unrolled loop) */
-	if (lockdep_sym_code(ip, false, &sym) && sym.file)
+	if (uirq_sym_code(ip, false, &sym) && sym.file)
 		return report_sig(report_sig_str(sym.file), (uint64_t)sym.line, 0, 0);
 	return ip;
 }
@@ -370,7 +370,7 @@ static void rpt_ip(unsigned long ip)
 {
 	char frame[512];
 
-	lockdep_sym_format(ip, false, frame, sizeof(frame));
+	uirq_sym_format(ip, false, frame, sizeof(frame));
 	rpt("%s", frame);
 }
 
