@@ -2,6 +2,7 @@
 /* Per-thread execution context (see include/uirq/context.h). */
 #include "uirq/context.h"
 #include "uirq/sim.h"
+#include "uirq/printk.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -80,7 +81,7 @@ void uirq_preempt_disable(void)
 void uirq_preempt_enable(void)
 {
 	if ((uirq__context.preempt_count & UIRQ_PREEMPT_MASK) == 0) {
-		fprintf(stderr, "WARNING: preempt count underflow in preempt_enable()\n");
+		uirq_log_printk("WARNING: preempt count underflow in preempt_enable()\n");
 		return;
 	}
 	uirq__context.preempt_count--;
@@ -89,7 +90,7 @@ void uirq_preempt_enable(void)
 void uirq_hardirq_enter(void)
 {
 	if (!uirq__context.irqs_off) {
-		fprintf(stderr, "WARNING: hardirq entered with interrupts enabled\n");
+		uirq_log_printk("WARNING: hardirq entered with interrupts enabled\n");
 		set_irqs_off(true, CALLER);
 	}
 	uirq__context.preempt_count += UIRQ_HARDIRQ_OFFSET;
@@ -98,7 +99,7 @@ void uirq_hardirq_enter(void)
 void uirq_hardirq_exit(void)
 {
 	if (!(uirq__context.preempt_count & UIRQ_HARDIRQ_MASK)) {
-		fprintf(stderr, "WARNING: hardirq exit without a matching enter\n");
+		uirq_log_printk("WARNING: hardirq exit without a matching enter\n");
 		return;
 	}
 	uirq__context.preempt_count -= UIRQ_HARDIRQ_OFFSET;

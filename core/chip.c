@@ -331,6 +331,18 @@ static void cond_unmask_irq(struct uirq_irq_desc *desc)
 		unmask_irq(desc);
 }
 
+/*
+ * Level-triggered lines (the kernel's handle_level_irq()).  A level line
+ * stays asserted for as long as the device wants service, so the first
+ * thing is to mask and ack it: left unmasked, it would be taken again the
+ * moment this CPU re-enabled interrupts, and again, before any handler had
+ * a chance to quiet the device.  Nothing is lost by masking: the level
+ * is still there when the line is unmasked, so a line found in progress
+ * on another CPU, or disabled, or with no handler, is simply left masked
+ * (marked pending for the disabled case, which enable_irq() resends).
+ * After the handlers, unmask only if no oneshot thread still has to talk
+ * to the device; the last such thread unmasks it (irq_finalize_oneshot()).
+ */
 void uirq_handle_level_irq(struct uirq_irq_desc *desc)
 {
 	uirq_spin_lock(&desc->lock);
@@ -349,6 +361,19 @@ out_unlock:
 	uirq_spin_unlock(&desc->lock);
 }
 
+/*
+ * Edge-triggered lines (the kernel's handle_edge_irq()).  An edge is an
+ * event, not a state: once gone it cannot be read back, so the opposite
+ * choice to the level flow.  The line is not masked while it is handled,
+ * only acked, so that a new edge during the handlers is latched by the
+ * chip rather than lost.  If the line is already being handled on another
+ * CPU, this CPU does not wait for it (that would stall in hard-irq
+ * context): it marks the edge pending and masks the line, and the CPU that
+ * is running the handlers sees the mark and goes round once more, after
+ * unmasking so the next edge can come in.  The loop ends when a pass saw
+ * no new edge, or the line was disabled meanwhile (the pending mark then
+ * stays for enable_irq() to resend).
+ */
 void uirq_handle_edge_irq(struct uirq_irq_desc *desc)
 {
 	struct uirq_irq_chip *chip = chip_of(desc);

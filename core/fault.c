@@ -44,6 +44,7 @@
 #include "uirq/lockdep.h"
 #include "uirq/printk.h"
 
+#include "../lib/symbolize.h"
 #include "internals.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -173,23 +174,14 @@ static void describe(char *buf, size_t len, const struct irq_fault *f)
 	}
 }
 
-/* "sym+0xoff [lib]"; ret: a return address, whose call may be the function's last bytes. */
+/*
+ * A frame as every report prints it, lockdep's included (lib/symbolize.c):
+ * "func+0x1c (file.c:42) [module]", else "module+0x1234"; ret: a return
+ * address, whose call may be the function's last bytes.
+ */
 void irq_format_ip(char *buf, size_t len, void *ip, bool ret)
 {
-	unsigned long a = (unsigned long)ip;
-	Dl_info info;
-
-	if (a && dladdr((void *)(ret ? a - 1 : a), &info) && info.dli_fname) {
-		const char *lib = strrchr(info.dli_fname, '/');
-
-		lib = lib ? lib + 1 : info.dli_fname;
-		if (info.dli_sname && info.dli_saddr)
-			snprintf(buf, len, "%s+0x%lx [%s]", info.dli_sname, a - (unsigned long)info.dli_saddr, lib);
-		else
-			snprintf(buf, len, "0x%lx [%s+0x%lx]", a, lib, a - (unsigned long)info.dli_fbase);
-	} else {
-		snprintf(buf, len, "0x%lx", a);
-	}
+	uirq_sym_format((unsigned long)ip, !ret, buf, len);
 }
 
 static void *uc_ip(void *ucv)
@@ -298,6 +290,8 @@ static void fault_fatal(int sig, siginfo_t *si, void *ucv)
 	}
 	f.ip = uc_ip(ucv);
 	f.nr_frames = backtrace(f.frames, IRQ_FAULT_FRAMES);
+	/* On the signal stack, in whatever state the fault left: frames at dladdr() quality. */
+	uirq_sym_dladdr_only = true;
 	/* A fault in the report, or the deadman, comes back to die_now(). */
 	arm_deadman(sig);
 	sigemptyset(&set);

@@ -222,7 +222,7 @@ static inline bool irq_settings_can_thread(struct uirq_irq_desc *d) { return !(d
 static inline bool irq_settings_can_autoenable(struct uirq_irq_desc *d) { return !(d->settings & UIRQ_NOAUTOEN); }
 static inline bool irq_settings_is_level(struct uirq_irq_desc *d) { return d->settings & IRQ_SETTINGS_LEVEL; }
 
-/* ---- printk.c: the kernel's words on stderr ---- */
+/* ---- printk.c: the kernel's words, on the log (lib/log.c) ---- */
 __attribute__((format(printf, 1, 2))) void uirq_printk(const char *fmt, ...);
 /* WARN(): a "cut here" frame around the message, naming the call site (uirq/printk.h). */
 #define UIRQ_WARN(...) uirq_log_warn(__FILE__, __LINE__, __func__, __VA_ARGS__)

@@ -247,7 +247,7 @@ int __irq_set_trigger(struct uirq_irq_desc *desc, unsigned int type)
 	default: {
 		char sym[128];
 
-		/* The kernel's %pS: the symbol, else (a static function) the chip's name. */
+		/* The kernel's %pS: the symbol, else (no symbol table, no libdw) the chip's name. */
 		if (!uirq_symbol_name((const void *)chip->irq_set_type, sym, sizeof(sym)))
 			snprintf(sym, sizeof(sym), "%s irq_set_type", chip->name ? chip->name : "unnamed chip");
 		uirq_printk("genirq: Setting trigger mode %u for irq %u failed (%s)\n", type,
@@ -376,6 +376,19 @@ static int irq_wait_for_interrupt(struct uirq_irq_desc *desc, struct uirq_irqact
 	}
 }
 
+/*
+ * A ONESHOT action's thread has finished its run: give up its bit, and
+ * unmask the line if it was the last, the kernel's irq_finalize_oneshot().
+ *
+ * The line was masked by the flow when it woke the threads, because the
+ * device keeps the level asserted until a thread has talked to it over a
+ * slow bus.  Unmasking is only right when every thread that the flow woke
+ * has done so, hence one bit per action; and only if nobody has disabled
+ * the line meanwhile (disable_irq() wins: the line stays masked until
+ * enable_irq()).  Under desc->lock, because the flow sets the bits and
+ * masks under it; with the bus lock too, because unmasking a chip on a
+ * slow bus is written at chip_bus_sync_unlock().
+ */
 void irq_finalize_oneshot(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
 	unsigned int round = 0;
@@ -720,6 +733,24 @@ void irq_wait_deferred_frees(struct uirq_irq_desc *desc)
 	}
 }
 
+/*
+ * Install an action on a line: the kernel's __setup_irq().
+ *
+ * Locking rules, outermost first:
+ *   desc->request_mutex  serialises request and free of the line: whoever
+ *                        holds it sees the action list and the line's
+ *                        startup state stable;
+ *     chip_bus_lock()    the chip's slow-bus lock (an i2c expander), so the
+ *                        chip callbacks below may only record what to write
+ *                        and chip_bus_sync_unlock() writes it, sleeping;
+ *       desc->lock       the raw spinlock the flow handlers take from
+ *                        hard-irq context: the list is changed and the line
+ *                        started under it, so a flow never sees half of it.
+ * Nothing that sleeps happens under desc->lock, and nothing that sleeps
+ * for long (thread creation) under the request mutex: the handler threads
+ * are made before any lock is taken and stopped again if the request
+ * fails, so a failed request leaves no trace on the line.
+ */
 static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq_irqaction *new)
 {
 	struct uirq_irqaction *old;
@@ -735,11 +766,19 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 	if (!(new->flags & UIRQF_TRIGGER_MASK))
 		new->flags |= irqd_get_trigger_type(desc);
 
+	/*
+	 * Nested or threaded.  A nested line (a demultiplexer's child whose
+	 * parent handler runs in a thread and reads the device over a sleeping
+	 * bus) is never taken in hard-irq context: its parent's thread calls
+	 * the child's thread_fn directly.  So a thread_fn is what the line
+	 * needs, and a primary handler would never run; the placeholder
+	 * primary only warns if something raises the line the other way.  No
+	 * thread of its own either: it would just wait for the parent's.
+	 */
 	nested = irq_settings_is_nested_thread(desc);
 	if (nested) {
 		if (!new->thread_fn)
 			return -EINVAL;
-		/* The thread_fn runs in the parent's thread: no thread of our own. */
 		new->handler = irq_nested_primary_handler;
 	} else if (irq_settings_can_thread(desc)) {
 		/* threadirqs: the primary becomes a thread too (and ONESHOT, see there). */
@@ -750,6 +789,14 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 
 	if (new->thread_fn)
 		irq_fault_init();
+	/*
+	 * Thread creation comes first, with no lock held: making a thread
+	 * sleeps (and in the deterministic mode is a scheduling point), which
+	 * desc->lock forbids and the request mutex should not be held across.
+	 * Created before the action is visible, the thread exists by the time
+	 * a flow can wake it; if the request fails further on, out_thread
+	 * stops it again.  The forced-threading secondary gets its own.
+	 */
 	if (new->thread_fn && !nested) {
 		ret = setup_irq_thread(new);
 		if (ret)
@@ -791,11 +838,29 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 			oldtype = new->flags & UIRQF_TRIGGER_MASK;
 			irqd_set_trigger_type(desc, oldtype);
 		}
-		/* Sharing needs both to agree to share, on one trigger type. */
+		/*
+		 * Shared compatibility.  A second action on the line is only
+		 * allowed when both sides asked for sharing: a driver that did
+		 * not expects the line to be its own (it may keep it masked,
+		 * or never check whether its device raised it).  They must
+		 * also want the same trigger, since the line has one; the
+		 * first request set it, so the newcomer is compared against
+		 * that.  A refusal is quiet when the newcomer only probed
+		 * (UIRQF_PROBE_SHARED), since it expected one.
+		 */
 		if (!((old->flags & new->flags) & UIRQF_SHARED) ||
 		    oldtype != (new->flags & UIRQF_TRIGGER_MASK))
 			goto mismatch;
-		/* One line, one masking rule: all ONESHOT or none (COND_ONESHOT follows the others). */
+		/*
+		 * Oneshot consistency.  ONESHOT is a property of the line, not
+		 * of one action: the flow masks the line until the threads are
+		 * done.  If one sharer relied on that and another did not, the
+		 * second's device would see its line masked behind a thread it
+		 * knows nothing of, or the first's level line would be unmasked
+		 * while its thread has not yet quieted the device and storm.
+		 * So all sharers agree; a COND_ONESHOT sharer (one that does
+		 * not care) follows the others.  Per-CPU likewise cannot mix.
+		 */
 		if ((old->flags & UIRQF_ONESHOT) && (new->flags & UIRQF_COND_ONESHOT))
 			new->flags |= UIRQF_ONESHOT;
 		else if ((old->flags ^ new->flags) & UIRQF_ONESHOT)
@@ -810,7 +875,13 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		shared = true;
 	}
 
-	/* Each ONESHOT thread gets a bit: the line is unmasked when the last bit clears. */
+	/*
+	 * Each ONESHOT action gets a bit of its own in the line's mask: the
+	 * flow sets every bit when it wakes the threads, each thread clears
+	 * its own when done, and the line is unmasked when the last one is
+	 * gone (irq_finalize_oneshot()).  One word of bits, so a full word is
+	 * a refusal rather than a shared bit that would unmask too early.
+	 */
 	if (new->flags & UIRQF_ONESHOT) {
 		/* Bits of actions freed by their own handler stay taken until those have finished. */
 		thread_mask |= deferred_free_masks(desc);
@@ -821,13 +892,27 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 		new->thread_mask = 1ul << __builtin_ctzl(~thread_mask);
 	} else if (new->handler == irq_default_primary_handler &&
 		   !(desc->irq_data.chip->flags & UIRQCHIP_ONESHOT_SAFE)) {
-		/* The default primary only wakes the thread: without ONESHOT a level line would storm. */
+		/*
+		 * handler NULL means the default primary, which does nothing
+		 * to the device; it only wakes the thread.  Without ONESHOT
+		 * the line would be unmasked at once with the level still
+		 * asserted and come straight back, forever, before the thread
+		 * ever ran.  Refused unless the chip itself keeps it masked.
+		 */
 		uirq_printk("genirq: Threaded irq requested with handler=NULL and !ONESHOT for %s (irq %u)\n",
 			    new->name, irq);
 		ret = -EINVAL;
 		goto out_unlock;
 	}
 
+	/*
+	 * The first action owns the line's setup: its trigger is programmed
+	 * into the chip, the line's leftover state from an earlier owner
+	 * (spurious or fault disabled, in progress) is cleared, and it is
+	 * started unless the driver asked to enable it itself.  A sharer joins
+	 * a line already set up and only gets a warning if it wanted another
+	 * trigger.
+	 */
 	if (!shared) {
 		if (new->flags & UIRQF_TRIGGER_MASK) {
 			ret = __irq_set_trigger(desc, new->flags & UIRQF_TRIGGER_MASK);
@@ -855,6 +940,7 @@ static int __setup_irq(unsigned int irq, struct uirq_irq_desc *desc, struct uirq
 			uirq_printk("genirq: irq %u uses trigger mode %u; requested %u\n", irq, omsk, nmsk);
 	}
 
+	/* Published last, with release: a flow that finds the action finds it whole. */
 	atomic_store_explicit(old_ptr, new, memory_order_release);
 
 	/* Reset broken irq detection when installing new handler */
@@ -968,6 +1054,27 @@ int uirq_request_any_context_irq(unsigned int irq, uirq_irq_handler_t handler,
 	return !ret ? UIRQC_IS_HARDIRQ : ret;
 }
 
+/*
+ * Remove dev_id's action from the line: the kernel's __free_irq().
+ *
+ * Two halves.  Under the same three locks as __setup_irq() (request
+ * mutex, bus lock, desc->lock) the action is unlinked, and if it was the
+ * last one the line is shut down: from then on no new flow can find it.
+ * But a flow that found it a moment earlier may still be running its
+ * primary handler on a CPU, and its thread may be running or about to
+ * run.  So the second half, with desc->lock and the bus lock dropped
+ * (the thread's oneshot finalize takes both, and would wait on us
+ * forever), waits: first for the hard-irq side to leave the line, then
+ * for the thread to finish its run and exit.  Only then may the memory
+ * go, and only then does the chip get the line's resources back, so the
+ * next request cannot reuse them while the old handler still runs.  The
+ * request mutex is held throughout, so a new request of the line is
+ * ordered after all of it.
+ *
+ * The exception is a free from a handler of the line itself: it would
+ * wait for its own run to end.  Then the waiting moves to a helper thread
+ * (free_irq_deferred()) and the caller returns at once.
+ */
 static struct uirq_irqaction *__free_irq(struct uirq_irq_desc *desc, void *dev_id, bool *deferred)
 {
 	unsigned int irq = desc->irq_data.irq;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The core's printk: the kernel's messages, one message at a time, through the log (log.c). */
+/* The core's printk: the kernel's messages, one message at a time, through the log (lib/log.c). */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,13 +13,11 @@
 /* The core's messages ("nobody cared", WARN) go where every message goes: the log's sink, else stderr. */
 void uirq_printk(const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	uirq_log_vprintk(fmt, ap);
 	va_end(ap);
-	uirq_log_printk("%s", buf);
 }
 
 void uirq_log_warn(const char *file, int line, const char *func, const char *fmt, ...)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "uirq/might_sleep.h"
+#include "uirq/printk.h"
 
 /* The counters are copied and cleared as an array of uint64_t. */
 _Static_assert(sizeof(struct uirq_i2c_stats) % sizeof(uint64_t) == 0, "struct uirq_i2c_stats is all uint64_t");
@@ -53,7 +54,7 @@ int uirq_i2c_del_adapter(struct uirq_i2c_adapter *adap)
 		 * model a client pointer would dangle, so the owner must
 		 * unregister them first.
 		 */
-		fprintf(stderr, "i2c i2c-%d: %s: cannot delete adapter, client %s at 0x%02x still registered\n",
+		uirq_log_printk("i2c i2c-%d: %s: cannot delete adapter, client %s at 0x%02x still registered\n",
 			adap->nr, adap->name, adap->clients->name, adap->clients->addr);
 		ret = -EBUSY;
 	} else {

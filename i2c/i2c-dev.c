@@ -8,6 +8,7 @@
  */
 #include "../sim/sim.h"
 #include "i2c-core.h"
+#include "uirq/printk.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -284,7 +285,7 @@ void uirq_i2c_dev_close(struct uirq_i2c_adapter *adap)
 	if (!adap)
 		return;
 	if (adap->algo != &i2c_dev_algo_i2c && adap->algo != &i2c_dev_algo_smbus) {
-		fprintf(stderr, "i2c i2c-%d: %s: not an i2c-dev adapter, not closed\n", adap->nr, adap->name);
+		uirq_log_printk("i2c i2c-%d: %s: not an i2c-dev adapter, not closed\n", adap->nr, adap->name);
 		return;
 	}
 	/* Refused while clients remain (del_adapter says so): keep the node rather than dangle. */

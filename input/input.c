@@ -5,6 +5,7 @@
  * frame is handed to the clients.
  */
 #include "input-core.h"
+#include "uirq/printk.h"
 
 #include <errno.h>
 #include <linux/input.h>	/* the system's uAPI struct, for the layout check only */
@@ -90,7 +91,7 @@ void uirq_input_free_device(struct uirq_input_dev *dev)
 		return;
 	if (read_state(dev) != INPUT_ALLOCATED) {
 		/* The kernel's rule: a registered device goes by unregister, never by free. */
-		fprintf(stderr, "input: input_free_device() on registered device %s; use input_unregister_device()\n",
+		uirq_log_printk("input: input_free_device() on registered device %s; use input_unregister_device()\n",
 			dev->name ? dev->name : "(unnamed)");
 		return;
 	}
@@ -121,11 +122,11 @@ void uirq_input_set_capability(struct uirq_input_dev *dev, unsigned int type, un
 		bits = dev->swbit, max = SW_MAX;
 		break;
 	default:
-		fprintf(stderr, "input_set_capability: unknown type %u (code %u)\n", type, code);
+		uirq_log_printk("input_set_capability: unknown type %u (code %u)\n", type, code);
 		return;
 	}
 	if (code > max) {
-		fprintf(stderr, "input_set_capability: code %u out of range for type %u\n", code, type);
+		uirq_log_printk("input_set_capability: code %u out of range for type %u\n", code, type);
 		return;
 	}
 	set_bit(code, bits);
@@ -251,7 +252,7 @@ int uirq_input_register_device(struct uirq_input_dev *dev)
 	if (!dev)
 		return -EINVAL;
 	if (test_bit(EV_ABS, dev->evbit) && !dev->absinfo) {
-		fprintf(stderr, "input: %s: Absolute device without dev->absinfo, refusing to register\n",
+		uirq_log_printk("input: %s: Absolute device without dev->absinfo, refusing to register\n",
 			dev->name ? dev->name : "(unnamed)");
 		return -EINVAL;
 	}
@@ -304,7 +305,7 @@ void uirq_input_unregister_device(struct uirq_input_dev *dev)
 	dev->users = 0;
 	uirq_mutex_unlock(&dev->mutex);
 	if (!was_registered) {
-		fprintf(stderr, "input: input_unregister_device() on a device that is not registered\n");
+		uirq_log_printk("input: input_unregister_device() on a device that is not registered\n");
 		return;
 	}
 	input_put_device(dev);

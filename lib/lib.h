@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -104,10 +105,19 @@ void uirq_task_set_comm(const char *name);
 /* An address as messages show it: itself, or in the deterministic mode a stand-in that ASLR does not move (symbol.c). */
 unsigned long uirq_ptr_shown(const void *p);
 
-/* A function's symbol name ("name+0xoff") in buf, or NULL when dladdr() has none. */
+/* A function's symbol name ("name+0xoff") in buf, or NULL when the symbolizer (symbolize.h) has none. */
 const char *uirq_symbol_name(const void *fn, char *buf, size_t len);
 /* A function's symbol name (%ps), else "object+0xoff" (a static function), else its address. */
 const char *uirq_symbol(const void *fn, char *buf, size_t len);
+
+/*
+ * The log (log.c; uirq_log_printk() and uirq_log_set_sink() are
+ * <uirq/printk.h>'s): a message, whole, to the program's sink or stderr,
+ * from any layer and any context.  write: one finished message of any
+ * length; vprintk: formatted once (up to 1023 bytes), returns its length.
+ */
+void uirq_log_write(const char *msg);
+__attribute__((format(printf, 1, 0))) int uirq_log_vprintk(const char *fmt, va_list ap);
 
 #pragma GCC visibility pop
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Function names for messages (the kernel's %ps), from the dynamic symbol table. */
+/* Function names for messages (the kernel's %ps), from the report symbolizer (symbolize.c). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -9,15 +9,15 @@
 #include <unistd.h>
 
 #include "lib.h"
+#include "symbolize.h"
 
+/* The symbolizer reads .symtab (libdw): static functions have names too; without libdw, exported ones only. */
 const char *uirq_symbol_name(const void *fn, char *buf, size_t len)
 {
-	Dl_info info;
+	struct uirq_sym s;
 
-	/* dladdr() knows exported symbols only: static functions have no name here. */
-	if (fn && dladdr(fn, &info) && info.dli_sname && info.dli_saddr) {
-		snprintf(buf, len, "%s+0x%lx", info.dli_sname,
-			 (unsigned long)((const char *)fn - (const char *)info.dli_saddr));
+	if (fn && uirq_sym_code((unsigned long)fn, true, &s) && s.func) {
+		snprintf(buf, len, "%s+0x%lx", s.func, s.func_off);
 		return buf;
 	}
 	return NULL;
@@ -25,16 +25,13 @@ const char *uirq_symbol_name(const void *fn, char *buf, size_t len)
 
 const char *uirq_symbol(const void *fn, char *buf, size_t len)
 {
-	Dl_info info;
+	struct uirq_sym s;
 
-	if (uirq_symbol_name(fn, buf, len))
-		return buf;
-	/* A static function: where it lies in its object, which does not move with ASLR. */
-	if (fn && dladdr(fn, &info) && info.dli_fname && info.dli_fbase) {
-		const char *base = strrchr(info.dli_fname, '/');
-
-		snprintf(buf, len, "%s+0x%lx", base ? base + 1 : info.dli_fname,
-			 (unsigned long)((const char *)fn - (const char *)info.dli_fbase));
+	if (fn && uirq_sym_code((unsigned long)fn, true, &s)) {
+		if (s.func)
+			snprintf(buf, len, "%s+0x%lx", s.func, s.func_off);
+		else	/* where it lies in its object, which does not move with ASLR */
+			snprintf(buf, len, "%s+0x%lx", s.module, s.module_off);
 		return buf;
 	}
 	snprintf(buf, len, "%p", fn);

@@ -256,7 +256,21 @@ static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const
 
 /* ---- validation of a new top of stack ---- */
 
-/* A chain not in the cache: check it against the graph, then remember it. */
+/*
+ * The chain cache, the kernel's lookup_chain_cache()/add_chain(): the
+ * reason lockdep can run all the time.  The sequence of classes a thread
+ * holds, hashed into a chain key, names every dependency the new lock
+ * adds: if that exact sequence was validated before, by any thread, every
+ * edge is already in the graph and every search was already done, so the
+ * answer can only be the same.  The common case - a code path that takes
+ * its locks in the order it always does - is then a hash and one lock-free
+ * probe, with no graph lock.  A miss takes the graph lock, looks again
+ * (another thread may have validated it meanwhile), runs the full checks,
+ * and adds the key only if lockdep is still on: after a report the graph
+ * may be incomplete, and caching would vouch for chains never checked.
+ * A chain head (the first lock, or the first in a new irq context) has no
+ * predecessor to order against, so it only needs the recursion check.
+ */
 static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t, struct held_lock *hlock,
 							    uint64_t chain_key)
 {
@@ -706,7 +720,7 @@ void uirq_lockdep_print_held_locks(void)
 	graph_lock();
 	report_begin_plain();
 	rpt_held_locks(t);
-	report_write_stderr();
+	report_write_log();
 	graph_unlock();
 	lockdep_recursion_exit(t);
 }

@@ -545,6 +545,29 @@ static const struct lockdep_trace *site_trace(unsigned long site, unsigned long 
 	return &e->trace;
 }
 
+/*
+ * The thread holds prev and is about to take next: record "prev before
+ * next" in the graph, the kernel's check_prev_add().
+ *
+ * The graph is between classes, not lock instances: two different
+ * locks of one class taken in opposite orders by two code paths are the
+ * same hazard whether or not those two instances ever meet, and that is
+ * what lets lockdep predict a deadlock from runs that never hung.
+ *
+ * The question before adding the edge is whether the graph already has
+ * a path from next back to prev.  If so, some thread has taken them the
+ * other way round (maybe through a third lock), and the two orders
+ * together can deadlock: that is the circular report, made now, before
+ * the caller blocks.  The search is the expensive part, so everything
+ * that can prove it pointless comes first: a same-class pair is the
+ * recursion check's case, not an ordering one; an edge already known
+ * with this read/write type was searched when it was added; and with no
+ * edge out of next, no edge into prev, or a topological order under which
+ * next cannot reach prev, no cycle can close.  The irq-safety check (a lock taken in hard-irq
+ * context must never be held with interrupts on across another) rides on
+ * the same new edge.  Only then is the edge stored, remembering where both
+ * locks were taken, which the report of a later inversion will print.
+ */
 static void check_prev_add(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next)
 {
 	unsigned int dep = calc_dep(prev, next);

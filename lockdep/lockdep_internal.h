@@ -176,11 +176,11 @@ void rpt_site(const struct lockdep_site *site);
 /* A trace under a site already printed (site_ip, 0 for none): the frames that follow it. */
 void rpt_trace(const struct lockdep_trace *trace, const char *indent, unsigned long site_ip);
 void rpt_stack_backtrace(const char *title);
-/* Deliver the finished report to the handler or stderr; abort() if fatal. */
+/* Deliver the finished report to the handler or the log (lib/log.c); abort() if fatal. */
 void report_end(void);
-/* Format something that is not a report (print_held_locks), then write it to stderr. */
+/* Format something that is not a report (print_held_locks), then write it to the log. */
 void report_begin_plain(void);
-void report_write_stderr(void);
+void report_write_log(void);
 uint64_t report_sig(uint64_t a, uint64_t b, uint64_t c, uint64_t d);
 uint64_t report_sig_str(const char *s);
 void report_set_handler(uirq_lockdep_report_fn fn, void *arg);

@@ -11,7 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
-#include "lockdep_symbols.h"
+#include "../lib/symbolize.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -152,7 +152,7 @@ static void jw_kv_addr(struct jw *w, const char *key, uintptr_t val)
 /* A site as an object: file:line as given (the uirq_* lock calls), else the symbolized ip. */
 static void jw_site_obj(struct jw *w, const struct lockdep_site *site)
 {
-	struct lockdep_sym sym;
+	struct uirq_sym sym;
 
 	jw_lit(w, "{");
 	if (site->file) {
@@ -161,7 +161,7 @@ static void jw_site_obj(struct jw *w, const struct lockdep_site *site)
 		fact(FACT_FILE, site->file);
 	} else if (site->ip) {
 		jw_kv_addr(w, "address", site->ip);
-		if (lockdep_sym_code(site->ip, false, &sym)) {
+		if (uirq_sym_code(site->ip, false, &sym)) {
 			if (sym.func) {
 				jw_kv(w, "function", sym.func);
 				jw_kv_addr(w, "offset", sym.func_off);

@@ -6,7 +6,7 @@
  */
 #define _GNU_SOURCE
 #include "lockdep_internal.h"
-#include "lockdep_symbols.h"
+#include "../lib/symbolize.h"
 #include "../lib/lib.h"
 #include "uirq/sim.h"
 
@@ -239,10 +239,10 @@ static uint64_t stack_sig(void)
 
 uint64_t lockdep_code_sig(unsigned long ip)
 {
-	struct lockdep_sym sym;
+	struct uirq_sym sym;
 
 	/* by source line: the compiler may have copied the code (an unrolled loop) */
-	if (lockdep_sym_code(ip, false, &sym) && sym.file)
+	if (uirq_sym_code(ip, false, &sym) && sym.file)
 		return report_sig(report_sig_str(sym.file), (uint64_t)sym.line, 0, 0);
 	return ip;
 }
@@ -272,17 +272,10 @@ void report_begin_plain(void)
 	rep.headline[0] = 0;
 }
 
-void report_write_stderr(void)
+void report_write_log(void)
 {
-	size_t off = 0;
-
-	while (off < rep.len) {
-		ssize_t w = write(STDERR_FILENO, rep.text + off, rep.len - off);
-
-		if (w <= 0)
-			break;
-		off += (size_t)w;
-	}
+	if (rep.len)
+		uirq_log_write(rep.text);
 }
 
 static void vrpt(const char *fmt, va_list ap)
@@ -347,7 +340,7 @@ void report_end(void)
 	if (fn)
 		fn(&r, atomic_load(&report_arg));
 	else
-		report_write_stderr();
+		report_write_log();
 	if (atomic_load(&report_fatal))
 		abort();
 }
@@ -377,7 +370,7 @@ static void rpt_ip(unsigned long ip)
 {
 	char frame[512];
 
-	lockdep_sym_format(ip, false, frame, sizeof(frame));
+	uirq_sym_format(ip, false, frame, sizeof(frame));
 	rpt("%s", frame);
 }
 

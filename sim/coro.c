@@ -189,7 +189,7 @@ static void *xalloc(size_t align, size_t n)
 	void *p = aligned_alloc(align, (n + align - 1) / align * align);
 
 	if (!p) {
-		fputs("uirq sim: out of memory\n", stderr);
+		uirq_log_write("uirq sim: out of memory\n");
 		abort();
 	}
 	return p;
@@ -238,7 +238,7 @@ static void locals_layout(void)
 	memset(fresh, 0, locals_size);
 	fresh_from = head;
 	if (pthread_create(&th, NULL, read_fresh, NULL) || pthread_join(th, NULL)) {
-		fputs("uirq sim: cannot read the task-local variables' initial values\n", stderr);
+		uirq_log_write("uirq sim: cannot read the task-local variables' initial values\n");
 		abort();
 	}
 	locals_gen = gen;

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/lib.h"
 #include "replay.h"
 
 static struct uirq_sim_preemption *sched_p;	/* the schedule to follow */
@@ -51,7 +52,7 @@ static void *grow(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p) {
-		fputs("uirq sim: out of memory\n", stderr);
+		uirq_log_write("uirq sim: out of memory\n");
 		abort();
 	}
 	return p;

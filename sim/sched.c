@@ -22,6 +22,7 @@
 #include "../lib/lib.h"
 #include "internal.h"
 #include "replay.h"
+#include "uirq/printk.h"
 
 struct uirq_sim_state uirq_sim;
 _Atomic uint64_t uirq_sim_progress;
@@ -38,7 +39,7 @@ static void *xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n);
 	if (!p) {
-		fputs("uirq sim: out of memory\n", stderr);
+		uirq_log_write("uirq sim: out of memory\n");
 		abort();
 	}
 	return p;
@@ -583,7 +584,7 @@ enum uirq_sim_status uirq_sim_stop(void)
 	struct uirq_sim_task *me = uirq_sim_current;
 
 	if (!me || me->id != 0) {
-		fputs("uirq sim: uirq_sim_stop() outside task 0\n", stderr);
+		uirq_log_write("uirq sim: uirq_sim_stop() outside task 0\n");
 		abort();
 	}
 	uirq_sim.stopping = true;
@@ -656,7 +657,7 @@ void uirq_sim_fail(const char *report)
 		failure_fn(report, failure_arg);
 		return;
 	}
-	fputs(report, stderr);
+	uirq_log_write(report);
 	abort();
 }
 
@@ -664,7 +665,7 @@ int uirq_sim_refuse(const char *what)
 {
 	if (!uirq_sim_on)
 		return 0;
-	fprintf(stderr, "uirq sim: %s: a real back end is not deterministic, refused in the deterministic mode\n",
+	uirq_log_printk("uirq sim: %s: a real back end is not deterministic, refused in the deterministic mode\n",
 		what);
 	return -EOPNOTSUPP;
 }
@@ -674,7 +675,7 @@ void uirq_sim_foreign(const char *what, unsigned int n)
 	char name[16] = "?";
 
 	pthread_getname_np(pthread_self(), name, sizeof(name));
-	fprintf(stderr, "uirq sim: thread %d '%s' %s %u but is not a task of the deterministic mode: "
+	uirq_log_printk("uirq sim: thread %d '%s' %s %u but is not a task of the deterministic mode: "
 		"the scheduler cannot order it, so the run would not replay (create it with "
 		"uirq_sim_thread_create() from a task)\n", (int)gettid(), name, what, n);
 	abort();

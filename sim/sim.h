@@ -55,7 +55,7 @@ extern bool uirq_sim_on;
 __attribute__((noreturn)) void uirq_sim_foreign(const char *what, unsigned int n);
 /*
  * A back end the scheduler cannot order (a real device's fd, a kernel
- * interface another process writes): -EOPNOTSUPP, said on stderr, while
+ * interface another process writes): -EOPNOTSUPP, said on the log, while
  * the mode runs; 0 otherwise.
  */
 int uirq_sim_refuse(const char *what);

@@ -126,8 +126,7 @@ void uirq_sim_watch_start(void)
 		err = pthread_create(&t, &attr, watch_fn, NULL);
 		pthread_attr_destroy(&attr);
 		if (err) {
-			fputs("uirq sim: no watcher thread: a task blocking outside the scheduler would hang unnamed\n",
-			      stderr);
+			uirq_log_write("uirq sim: no watcher thread: a task blocking outside the scheduler would hang unnamed\n");
 			return;
 		}
 		watcher_pid = getpid();

@@ -27,6 +27,7 @@
 #include "uirq/sources.h"
 
 #include "fdline.h"
+#include "uirq/printk.h"
 
 static const struct fd_line_ops timerfd_ops = {
 	.name = "timerfd",
@@ -118,7 +119,7 @@ static int sim_timer_create(unsigned int type, uint64_t initial_ns, uint64_t per
 {
 	/* Its task must be one of the mode's, made by one: a thread outside the mode would not replay. */
 	if (!uirq_sim_current) {
-		fprintf(stderr, "uirq sim: timerfd line: created by a thread that is not a task of the "
+		uirq_log_printk("uirq sim: timerfd line: created by a thread that is not a task of the "
 			"deterministic mode, refused (create it from a task)\n");
 		return -EOPNOTSUPP;
 	}

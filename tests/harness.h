@@ -75,9 +75,12 @@ void uirq_test_fmt_p(char *buf, size_t len, const volatile void *v);
 /*
  * Operands are copied (evaluated once), which makes an integer constant a
  * variable: the signedness warning the comparison itself would not raise
- * is silenced here.
+ * is silenced here.  The public macros stringify their operands themselves
+ * (sa, sb) and pass the text down: an argument is macro-expanded before it
+ * reaches an inner macro, so an inner #a would print atomic_load(&x) as
+ * the library's expansion instead of as written.
  */
-#define uirq__cmp(a, op, b, ...)						\
+#define uirq__cmp(a, op, b, sa, sb, ...)					\
 	do {									\
 		_Pragma("GCC diagnostic push")					\
 		_Pragma("GCC diagnostic ignored \"-Wsign-compare\"")		\
@@ -90,57 +93,58 @@ void uirq_test_fmt_p(char *buf, size_t len, const volatile void *v);
 			uirq__fmt(uirq__va, uirq__a);				\
 			uirq__fmt(uirq__vb, uirq__b);				\
 			ck_abort_msg("'%s' failed: %s is %s, %s is %s%s%s",	\
-				     #a " " #op " " #b, #a, uirq__va, #b, uirq__vb, \
+				     sa " " #op " " sb, sa, uirq__va, sb, uirq__vb, \
 				     *uirq__m ? "; " : "", uirq__m);		\
 		}								\
 		_Pragma("GCC diagnostic pop")					\
 	} while (0)
 
-#define assert_true(cond, ...)							\
+#define uirq__true(cond, scond, ...)						\
 	do {									\
 		if (!(cond)) {							\
 			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
 										\
-			ck_abort_msg("'%s' failed%s%s", #cond, *uirq__m ? ": " : "", uirq__m); \
+			ck_abort_msg("'%s' failed%s%s", scond, *uirq__m ? ": " : "", uirq__m); \
 		}								\
 	} while (0)
-#define assert_false(cond, ...)		assert_true(!(cond), ##__VA_ARGS__)
-#define assert_eq(a, b, ...)		uirq__cmp(a, ==, b, ##__VA_ARGS__)
-#define assert_ne(a, b, ...)		uirq__cmp(a, !=, b, ##__VA_ARGS__)
-#define assert_lt(a, b, ...)		uirq__cmp(a, <, b, ##__VA_ARGS__)
-#define assert_le(a, b, ...)		uirq__cmp(a, <=, b, ##__VA_ARGS__)
-#define assert_gt(a, b, ...)		uirq__cmp(a, >, b, ##__VA_ARGS__)
-#define assert_ge(a, b, ...)		uirq__cmp(a, >=, b, ##__VA_ARGS__)
-#define uirq__null(p, want_null, ...)						\
+#define assert_true(cond, ...)		uirq__true(cond, #cond, ##__VA_ARGS__)
+#define assert_false(cond, ...)		uirq__true(!(cond), "!(" #cond ")", ##__VA_ARGS__)
+#define assert_eq(a, b, ...)		uirq__cmp(a, ==, b, #a, #b, ##__VA_ARGS__)
+#define assert_ne(a, b, ...)		uirq__cmp(a, !=, b, #a, #b, ##__VA_ARGS__)
+#define assert_lt(a, b, ...)		uirq__cmp(a, <, b, #a, #b, ##__VA_ARGS__)
+#define assert_le(a, b, ...)		uirq__cmp(a, <=, b, #a, #b, ##__VA_ARGS__)
+#define assert_gt(a, b, ...)		uirq__cmp(a, >, b, #a, #b, ##__VA_ARGS__)
+#define assert_ge(a, b, ...)		uirq__cmp(a, >=, b, #a, #b, ##__VA_ARGS__)
+#define uirq__null(p, sp, want_null, ...)					\
 	do {									\
 		const volatile void *uirq__p = (p);				\
 										\
 		if ((uirq__p == NULL) != (want_null)) {				\
 			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
 										\
-			ck_abort_msg("'%s' is %p, expected %s%s%s", #p, (const void *)uirq__p, \
+			ck_abort_msg("'%s' is %p, expected %s%s%s", sp, (const void *)uirq__p, \
 				     (want_null) ? "NULL" : "not NULL", *uirq__m ? "; " : "", uirq__m); \
 		}								\
 	} while (0)
-#define assert_null(p, ...)		uirq__null(p, true, ##__VA_ARGS__)
-#define assert_not_null(p, ...)		uirq__null(p, false, ##__VA_ARGS__)
+#define assert_null(p, ...)		uirq__null(p, #p, true, ##__VA_ARGS__)
+#define assert_not_null(p, ...)		uirq__null(p, #p, false, ##__VA_ARGS__)
 
 /* Strings compared with strcmp(); NULL equals only NULL.  Both are printed. */
 bool uirq_test_str_eq(const char *a, const char *b);
-#define uirq__str(a, want, b, ...)						\
+#define uirq__str(a, sa, want, b, sb, ...)					\
 	do {									\
 		const char *uirq__a = (a), *uirq__b = (b);			\
 										\
 		if (uirq_test_str_eq(uirq__a, uirq__b) != (want)) {		\
 			const char *uirq__m = uirq__msg(__VA_ARGS__);		\
 										\
-			ck_abort_msg("'%s %s %s' failed: \"%s\" and \"%s\"%s%s", #a, (want) ? "==" : "!=", \
-				     #b, uirq__a ? uirq__a : "(null)", uirq__b ? uirq__b : "(null)", \
+			ck_abort_msg("'%s %s %s' failed: \"%s\" and \"%s\"%s%s", sa, (want) ? "==" : "!=", \
+				     sb, uirq__a ? uirq__a : "(null)", uirq__b ? uirq__b : "(null)", \
 				     *uirq__m ? "; " : "", uirq__m);		\
 		}								\
 	} while (0)
-#define assert_str_eq(a, b, ...)	uirq__str(a, true, b, ##__VA_ARGS__)
-#define assert_str_ne(a, b, ...)	uirq__str(a, false, b, ##__VA_ARGS__)
+#define assert_str_eq(a, b, ...)	uirq__str(a, #a, true, b, #b, ##__VA_ARGS__)
+#define assert_str_ne(a, b, ...)	uirq__str(a, #a, false, b, #b, ##__VA_ARGS__)
 #define assert_fail(...)		ck_abort_msg("failed: %s", uirq__msg(__VA_ARGS__))
 
 #include <stdbool.h>

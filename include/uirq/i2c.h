@@ -214,7 +214,11 @@ void uirq_i2c_set_trace(struct uirq_i2c_adapter *adap, uirq_i2c_trace_fn fn, voi
  */
 int uirq_i2c_new_client_device(struct uirq_i2c_adapter *adap, const char *name, uint16_t addr,
 			       struct uirq_i2c_client **out);
-/* As uirq_i2c_new_client_device() with client flags (UIRQ_I2C_CLIENT_TEN: addr up to 0x3ff). */
+/*
+ * As uirq_i2c_new_client_device() with client flags (UIRQ_I2C_CLIENT_TEN:
+ * addr up to 0x3ff), and its errors (-EBUSY: the address is taken in the
+ * same addressing mode).
+ */
 int uirq_i2c_new_client_device_flags(struct uirq_i2c_adapter *adap, const char *name,
 				     uint16_t addr, uint16_t flags, struct uirq_i2c_client **out);
 /* Remove and free a client (NULL is ignored). */
@@ -229,7 +233,10 @@ void uirq__i2c_unlock_bus(struct uirq_i2c_adapter *adap, const char *file, int l
 /* Run msgs; returns num or -errno (-EINVAL, -EOPNOTSUPP, -ENODEV, the adapter's). */
 int uirq__i2c_transfer(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num,
 		       const char *file, int line);
-/* As uirq__i2c_transfer() with the bus already locked by the caller (the kernel's __i2c_transfer). */
+/*
+ * As uirq__i2c_transfer() with the bus already locked by the caller (the
+ * kernel's __i2c_transfer()): returns num or the same errors.
+ */
 int uirq__i2c_transfer_locked(struct uirq_i2c_adapter *adap, struct uirq_i2c_msg *msgs, int num,
 			      const char *file, int line);
 /* Write count bytes to the client; returns count or -errno. */
@@ -377,11 +384,22 @@ unsigned long uirq_i2c_sim_bus_speed(struct uirq_i2c_sim *sim);
  * address/register match, address NAK, then the slaves' own errors.  An
  * injected -ETIMEDOUT waits the adapter timeout, as a stuck bus does.
  */
-/* Make the slave at addr (present or not) not ACK its address: -ENXIO. */
+/*
+ * Make the slave at addr (present or not) not ACK its address: its transfers
+ * fail -ENXIO.  Returns 0, or -EINVAL (sim NULL, addr above 0x7f).
+ */
 int uirq_i2c_sim_set_nak(struct uirq_i2c_sim *sim, uint16_t addr, bool nak);
-/* Fail the nth transfer from now (1: the next) with err (negative errno). */
+/*
+ * Fail the nth transfer from now (1: the next; 0 cancels) with err (a
+ * negative errno).  Returns 0, or -EINVAL (sim NULL, err not a negative errno).
+ */
 int uirq_i2c_sim_fail_nth(struct uirq_i2c_sim *sim, unsigned int nth, int err);
-/* Fail every transfer to addr whose register pointer is reg (-1: any) with err. */
+/*
+ * Fail every transfer to addr whose register pointer is reg (-1: any) with
+ * err; err 0 removes the rule for (addr, reg).  Returns 0, or -EINVAL (sim
+ * NULL, addr above 0x7f, reg not -1..0xff, err not a negative errno),
+ * -ENOSPC (every rule slot is taken).
+ */
 int uirq_i2c_sim_fail_match(struct uirq_i2c_sim *sim, uint16_t addr, int reg, int err);
 /* Hold the bus stuck: transfers wait the adapter timeout and fail -ETIMEDOUT. */
 void uirq_i2c_sim_set_stuck(struct uirq_i2c_sim *sim, bool stuck);

@@ -203,7 +203,7 @@ void uirq_input_event(struct uirq_input_dev *dev, unsigned int type, unsigned in
 bool uirq_input_key_pressed(struct uirq_input_dev *dev, unsigned int code);
 /* True while the switch is on in the device's state (what a client's EVIOCGSW reads). */
 bool uirq_input_switch_on(struct uirq_input_dev *dev, unsigned int code);
-/* The number N of the device's name inputN (-1 before registration). */
+/* Returns the number N of the device's name inputN, or -1 before registration (no errno). */
 int uirq_input_device_nr(const struct uirq_input_dev *dev);
 
 /* Report a key: 1 down, 0 up, 2 autorepeat (passed only while down). */
@@ -360,7 +360,10 @@ void uirq_input_close(struct uirq_input_client *client);
  */
 int uirq_input_read(struct uirq_input_client *client, struct uirq_input_event *ev, int max,
 		    unsigned int flags);
-/* An eventfd readable (POLLIN) exactly while a frame is buffered or the device is gone. */
+/*
+ * Returns an eventfd readable (POLLIN) exactly while a frame is buffered or
+ * the device is gone (the client's; do not close it), or -EINVAL for client NULL.
+ */
 int uirq_input_client_fd(const struct uirq_input_client *client);
 /* Stamp this client's events with clk (MONOTONIC, REALTIME, BOOTTIME); -EINVAL otherwise.
  * A change with events buffered drops them and queues SYN_DROPPED, as evdev does. */

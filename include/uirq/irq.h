@@ -4,12 +4,25 @@
  * request/free/enable/disable API with threaded handlers, as mainline Linux
  * has them.  Kernel names are in include/compat/linux/{irq,interrupt}.h.
  *
- * Execution model (see DESIGN.md): CPUs are uirq threads that take
+ * Execution model (see docs/design.md): CPUs are uirq threads that take
  * interrupts and run flow handlers and primary handlers in hard-irq context;
  * every threaded action gets its own handler thread "irq/N-name".
  *
  * Where user space forces a difference from the kernel it is said next to
  * the function.
+ *
+ * Errors, for every installed uirq header, stated here once: a
+ * function returning int returns 0 on success and a negative errno value
+ * (-EINVAL, -ENOMEM, ...) on failure, as the kernel's do; it never sets
+ * errno and never returns -1 for "see errno".  What a call creates comes
+ * back through its last argument (a pointer to the caller's pointer), never
+ * as the return value.  The exceptions say so next to the function: calls
+ * that return a number (an irq, a count, a file descriptor) return it as a
+ * value >= 0 or a negative errno; trylocks return 1 when they took the lock
+ * and 0 otherwise; functions returning bool answer a question.  A function
+ * returning a pointer is a lookup: it creates nothing and returns NULL when
+ * there is nothing to find.  Each int-returning function's comment names
+ * its errors.
  */
 #ifndef UIRQ_IRQ_H
 #define UIRQ_IRQ_H
@@ -151,9 +164,9 @@ struct uirq_irq_data *uirq_irq_get_irq_data(unsigned int irq);
 /* Set a line's chip and flow handler (handle NULL leaves the line unusable). */
 void uirq_irq_set_chip_and_handler_name(unsigned int irq, struct uirq_irq_chip *chip,
 					uirq_irq_flow_handler_t handle, const char *name);
-/* Set a line's chip only. */
+/* Set a line's chip only: 0, or -EINVAL for no such irq. */
 int uirq_irq_set_chip(unsigned int irq, struct uirq_irq_chip *chip);
-/* Set a line's chip data. */
+/* Set a line's chip data: 0, or -EINVAL for no such irq. */
 int uirq_irq_set_chip_data(unsigned int irq, void *data);
 /* Set a line's flow handler. */
 void uirq_irq_set_handler(unsigned int irq, uirq_irq_flow_handler_t handle);
@@ -168,7 +181,7 @@ int uirq_irq_set_handler_data(unsigned int irq, void *data);
 void *uirq_irq_get_handler_data(unsigned int irq);
 /* Mark a line's handlers as nested: their thread_fn runs in the parent's thread. */
 void uirq_irq_set_nested_thread(unsigned int irq, bool nest);
-/* Record the parent line, through which a nested line is resent. */
+/* Record the parent line, through which a nested line is resent: 0, or -EINVAL for no such irq. */
 int uirq_irq_set_parent(unsigned int irq, int parent_irq);
 /* Clear then set UIRQ_NOREQUEST/NOAUTOEN/NOTHREAD/NESTED_THREAD settings. */
 void uirq_irq_modify_status(unsigned int irq, unsigned int clr, unsigned int set);
@@ -187,7 +200,10 @@ struct uirq_irq_domain_ops {
 	/* Undo map() before the line's descriptor is freed. */
 	void (*unmap)(struct uirq_irq_domain *d, unsigned int virq);
 };
-/* A linear domain whose mappings ops->map() sets up (irq_domain_add_linear); errors as above. */
+/*
+ * A linear domain whose mappings ops->map() sets up (irq_domain_add_linear)
+ * into *out: 0, or -EINVAL (size 0), -ENOMEM.
+ */
 int uirq_irq_domain_create_linear(const char *name, unsigned int size,
 				  const struct uirq_irq_domain_ops *ops, void *host_data,
 				  struct uirq_irq_domain **out);
@@ -238,11 +254,19 @@ bool uirq_irq_desc_in_resend(struct uirq_irq_desc *desc);
 
 /* ---- request and free ---- */
 
-/* Install a handler; handler NULL installs the default primary (needs ONESHOT). 0 or -errno. */
+/*
+ * Install a handler; handler NULL installs the default primary (needs
+ * ONESHOT).  0, or -ENOTCONN (UIRQ_IRQ_NOTCONNECTED), -EINVAL (no such irq,
+ * a NOREQUEST line, bad flags, no handler at all, a nested line without
+ * thread_fn, handler NULL without ONESHOT), -EBUSY (the line is taken and
+ * the two do not both share it with matching flags, or its ONESHOT bits
+ * are used up), -ENOSYS (no chip), -ENOMEM, or the error creating the
+ * handler thread.
+ */
 int uirq_request_threaded_irq(unsigned int irq, uirq_irq_handler_t handler,
 			      uirq_irq_handler_t thread_fn, unsigned long flags,
 			      const char *name, void *dev_id);
-/* Install a primary-only handler. */
+/* Install a primary-only handler: uirq_request_threaded_irq() with thread_fn NULL, its errors. */
 int uirq_request_irq(unsigned int irq, uirq_irq_handler_t handler, unsigned long flags,
 		     const char *name, void *dev_id);
 /* Threaded on nested lines (returns UIRQC_IS_NESTED), else hard-irq (UIRQC_IS_HARDIRQ); or -errno. */
@@ -271,7 +295,12 @@ int uirq_irq_set_irq_type(unsigned int irq, unsigned int type);
 int uirq_irq_set_affinity(unsigned int irq, uint64_t cpumask);
 /* Wake the thread of dev_id's action as a primary handler returning IRQ_WAKE_THREAD would. */
 void uirq_irq_wake_thread(unsigned int irq, void *dev_id);
-/* Set the SCHED_FIFO priority of dev_id's handler thread (the kernel's default is 50). */
+/*
+ * Set the SCHED_FIFO priority of dev_id's handler thread (the kernel's
+ * default is 50; 0 is SCHED_OTHER).  0, or -EINVAL (no such irq, prio not
+ * in 0..99, no action of dev_id or it has no thread), -EPERM (no right to
+ * real-time scheduling) or pthread_setschedparam()'s other errors.
+ */
 int uirq_irq_set_thread_priority(unsigned int irq, void *dev_id, int prio);
 
 /* Line state queries; in a chip callback (desc->lock held) they cannot change under the caller. */
@@ -286,7 +315,11 @@ unsigned int uirq_irq_get_trigger_type(unsigned int irq);
 
 /* ---- raising interrupts (used by interrupt sources) ---- */
 
-/* Deliver the line to its CPU: the CPU runs the flow handler in hard-irq context. */
+/*
+ * Deliver the line to its CPU: the CPU runs the flow handler in hard-irq
+ * context.  0 (also when the line was pending already: the raises
+ * coalesce), or -EINVAL for no such irq.
+ */
 int uirq_irq_raise(unsigned int irq);
 
 /* ---- CPUs ---- */
@@ -302,7 +335,8 @@ int uirq_irq_raise(unsigned int irq);
  * is delivered empty.  Rearming is lock-free and makes no system call (one
  * epoll_ctl() when readiness was remembered), so it is fine in hard-irq
  * context.  Moving the line's affinity moves the watch.  watch/unwatch are
- * process context only.
+ * process context only.  0, or -EINVAL (no such irq), -EBADF (fd < 0),
+ * -EBUSY (the line has a watch already), -ENOMEM, or epoll's error.
  */
 int uirq_cpu_watch_fd(unsigned int irq, int fd);
 /*
@@ -345,6 +379,9 @@ struct uirq_cpu_config {
  * arriving within that time of the CPU going idle, shrunk otherwise) before
  * it sleeps; a raise to a polling CPU costs no system call.  An idle CPU does
  * not poll.  Readiness of fds is not polled: it wakes the sleeping CPU.
+ * 0, or -EINVAL (nr_cpus above UIRQ_MAX_CPUS, a pinned core not usable),
+ * -EBUSY (the CPUs run already), or the error creating an epoll instance,
+ * eventfd or thread (then no CPU runs).
  */
 int uirq_cpus_start(const struct uirq_cpu_config *cfg);
 #define UIRQ_CPU_POLL_MAX_NS	8000u
@@ -370,7 +407,7 @@ unsigned long uirq_kstat_irqs_cpu(unsigned int irq, unsigned int cpu);
 unsigned long uirq_kstat_irqs(unsigned int irq);
 /* Print the /proc/interrupts layout of every line with an action. */
 void uirq_show_interrupts(FILE *f);
-/* Print /proc/irq/N/spurious for one line. */
+/* Print /proc/irq/N/spurious for one line: 0, or -EINVAL for no such irq. */
 int uirq_show_spurious(FILE *f, unsigned int irq);
 /* Bytes one line costs without actions (descriptor + per-CPU counters at the running CPU count). */
 size_t uirq_irq_line_footprint(void);

@@ -9,6 +9,9 @@
  *
  * Call them after pthread_*_init (an init starts a new lock, without
  * annotations), as the kernel's lockdep_set_class() follows spin_lock_init().
+ *
+ * Errors: the locking calls here are pthread calls and keep pthread's
+ * convention, not uirq's (<uirq/irq.h>): 0, or a positive error number.
  */
 #ifndef UIRQ_LOCKDEP_ANNOTATE_H
 #define UIRQ_LOCKDEP_ANNOTATE_H
@@ -19,7 +22,11 @@
 extern "C" {
 #endif
 
-/* What the preload library exports; weak, so that the program links and runs without it. */
+/*
+ * What the preload library exports; weak, so that the program links and runs
+ * without it.  The *_nested calls return what the pthread call they stand
+ * for returns: 0, or a positive error number (EDEADLK, EINVAL, ...).
+ */
 extern void uirq__lock_set_name(const void *lock, const char *name) __attribute__((weak));
 extern void uirq__lock_set_class(const void *lock, const void *key, const char *name) __attribute__((weak));
 extern void uirq__lock_assert_held(const void *lock, const char *what, const char *file, int line)
@@ -63,17 +70,21 @@ static inline void uirq_lock_set_class(const void *lock, const void *key, const 
  * Lock the second of two locks of one class, as mutex_lock_nested() and
  * SINGLE_DEPTH_NESTING do: subclass 1 to 7 tells lockdep that taking it
  * inside another of its class is by design (a parent, then a child).
+ * Each returns what pthread_mutex_lock(), pthread_rwlock_rdlock() and
+ * pthread_rwlock_wrlock() return: 0, or a positive error number.
  */
 static inline int uirq_mutex_lock_nested(pthread_mutex_t *m, unsigned int subclass)
 {
 	return uirq__mutex_lock_nested ? uirq__mutex_lock_nested(m, subclass) : pthread_mutex_lock(m);
 }
 
+/* The read side of an rwlock, nested; returns as pthread_rwlock_rdlock(). */
 static inline int uirq_rwlock_rdlock_nested(pthread_rwlock_t *l, unsigned int subclass)
 {
 	return uirq__rwlock_rdlock_nested ? uirq__rwlock_rdlock_nested(l, subclass) : pthread_rwlock_rdlock(l);
 }
 
+/* The write side of an rwlock, nested; returns as pthread_rwlock_wrlock(). */
 static inline int uirq_rwlock_wrlock_nested(pthread_rwlock_t *l, unsigned int subclass)
 {
 	return uirq__rwlock_wrlock_nested ? uirq__rwlock_wrlock_nested(l, subclass) : pthread_rwlock_wrlock(l);

@@ -12,8 +12,9 @@
  * before it can happen.
  *
  * Differences from the kernel forced by user space: validation goes on after
- * a report (each distinct problem is reported once), and reports go to stderr
- * or to a handler the program installs.
+ * a report (each distinct problem is reported once), and reports go to a
+ * handler the program installs, else to the log (<uirq/printk.h>: its sink,
+ * stderr by default).
  */
 #ifndef UIRQ_LOCKDEP_H
 #define UIRQ_LOCKDEP_H
@@ -139,12 +140,12 @@ void uirq_lockdep_register_key(struct uirq_lock_class_key *key);
 void uirq_lockdep_unregister_key(struct uirq_lock_class_key *key);
 /* Check the calling thread at exit: report "still has locks held!" and forget them. */
 void uirq_lockdep_thread_exit(void);
-/* Print the calling thread's held locks to stderr (debug_show_held_locks). */
+/* Print the calling thread's held locks to the log (debug_show_held_locks). */
 void uirq_lockdep_print_held_locks(void);
 /* Report a failed lockdep_assert_*() (called by the assert macros). */
 void uirq_lockdep_assert_failed(const char *cond, const char *file, int line);
 
-/* Install a report handler (NULL: print to stderr, the default). */
+/* Install a report handler (NULL: print to the log, the default). */
 void uirq_lockdep_set_report_handler(uirq_lockdep_report_fn fn, void *arg);
 /* Copy the validator's counters. */
 void uirq_lockdep_get_stats(struct uirq_lockdep_stats *stats);

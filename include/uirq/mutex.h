@@ -36,7 +36,7 @@ typedef struct uirq_mutex {
 void uirq__mutex_init(uirq_mutex_t *m, const char *name, const struct uirq_lock_class_key *key);
 /* Take the mutex as subclass sub, sleeping while it is contended. */
 void uirq__mutex_lock(uirq_mutex_t *m, unsigned int sub, const char *file, int line);
-/* Try once; 1 on success, no dependency added. */
+/* Try once; returns 1 when it took the mutex (no dependency added), 0 otherwise. */
 int uirq__mutex_trylock(uirq_mutex_t *m, const char *file, int line);
 /* Release the mutex and wake one waiter. */
 void uirq__mutex_unlock(uirq_mutex_t *m, const char *file, int line);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The log of code written against the kernel-compat headers (printk and
- * pr_*() in <linux/printk.h>): the drivers' probe lines and i2c error
- * messages.  Each call is one message, handed whole to the sink; the
- * default sink writes it to stderr.  The genirq core's own warnings go to
- * stderr directly, except its oops reports of faulting handlers
- * (core/fault.c) and its hung irq thread reports (core/hung.c): they come
- * here, so a program can collect them.
+ * The log: every message uirq writes goes here - printk and pr_*() of code
+ * written against the kernel-compat headers (<linux/printk.h>), the genirq
+ * core's warnings and reports (oopses of faulting handlers, hung irq
+ * threads, "nobody cared"), the misuse warnings of the other layers, the
+ * deterministic mode's messages, and lockdep's reports when no report
+ * handler is installed.  Each is one message, handed whole to the sink; the
+ * default sink writes it to stderr.
  */
 #ifndef UIRQ_PRINTK_H
 #define UIRQ_PRINTK_H

@@ -37,13 +37,13 @@ typedef struct uirq_rwlock {
 void uirq__rwlock_init(uirq_rwlock_t *l, const char *name, const struct uirq_lock_class_key *key);
 /* Take the read side (recursive-read for lockdep). */
 void uirq__read_lock(uirq_rwlock_t *l, const char *file, int line);
-/* Try the read side once; 1 on success. */
+/* Try the read side once; returns 1 when it took it, 0 otherwise. */
 int uirq__read_trylock(uirq_rwlock_t *l, const char *file, int line);
 /* Release the read side. */
 void uirq__read_unlock(uirq_rwlock_t *l, const char *file, int line);
 /* Take the write side. */
 void uirq__write_lock(uirq_rwlock_t *l, const char *file, int line);
-/* Try the write side once; 1 on success. */
+/* Try the write side once; returns 1 when it took it, 0 otherwise. */
 int uirq__write_trylock(uirq_rwlock_t *l, const char *file, int line);
 /* Release the write side. */
 void uirq__write_unlock(uirq_rwlock_t *l, const char *file, int line);

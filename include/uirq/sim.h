@@ -85,15 +85,24 @@ bool uirq_sim_running(void);
  * thread for 10 s of wall time without a scheduling point - blocked in a
  * raw pthread call or a system call, or spinning (on a watcher thread;
  * the run is stuck, so the handler should end the process).  Without a
- * handler a deadlock is returned by the stop and a stall is reported on
- * stderr and aborts.  Set before the start; NULL: none.
+ * handler a deadlock is returned by the stop and a stall is reported on the
+ * log (<uirq/printk.h>) and aborts.  Set before the start; NULL: none.
  */
 void uirq_sim_set_failure_handler(void (*fn)(const char *report, void *arg), void *arg);
 
-/* pthread_create() of a task, named (NULL: "taskN"); from a thread that is not a task, pthread_create(). */
+/*
+ * pthread_create() of a task, named (NULL: "taskN"); from a thread that is
+ * not a task, pthread_create().  pthread's convention, not uirq's: 0, or a
+ * positive error number (EAGAIN: no memory, or the mode has deadlocked).
+ */
 int uirq_sim_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*fn)(void *), void *arg,
 			   const char *name);
-/* pthread_join() of a task, waiting under the scheduler; from a thread that is not a task, pthread_join(). */
+/*
+ * pthread_join() of a task, waiting under the scheduler; from a thread that
+ * is not a task, pthread_join().  pthread's convention: 0, or a positive
+ * error number (ESRCH: no such task or joined already, or a task joined from
+ * a thread that is not one; EDEADLK: the mode deadlocked while it waited).
+ */
 int uirq_sim_thread_join(pthread_t thread, void **ret);
 
 /*
@@ -189,7 +198,7 @@ uint64_t uirq_sim_now_ns(void);
 uint64_t uirq_sim_clock_ns(void);
 void uirq_sim_sleep_until_ns(uint64_t t);
 
-/* The calling thread's task id, or -1 when it is not a task. */
+/* Returns the calling thread's task id, or -1 when it is not a task (no errno). */
 int uirq_sim_task_id(void);
 /* A task's name, or NULL when there is no such task in the mode (running or last run). */
 const char *uirq_sim_task_name(unsigned int id);
@@ -246,7 +255,7 @@ struct uirq_sim_preemption {
  * the recorded ones and the chosen task runnable: if not, the run is not
  * the recorded one (another program, scenario or option), and that goes to
  * the failure handler as a report starting "uirq sim: schedule mismatch"
- * (without one: on stderr, and abort()); if the handler returns, the run
+ * (without one: on the log, and abort()); if the handler returns, the run
  * goes on canonically.  Loosely, a preemption whose chosen task is not
  * runnable, or is the canonical choice, is skipped.  An empty schedule is
  * the canonical run.  0; -EBUSY while the mode runs; -EINVAL for steps

@@ -125,9 +125,15 @@ struct uirq_irq_domain *uirq_swirq_domain(struct uirq_swirq *c);
 unsigned int uirq_swirq_nr_inputs(const struct uirq_swirq *c);
 /* Map an input to its irq (creating the mapping on first use): the irq (> 0), or -EINVAL/-ENOMEM. */
 int uirq_swirq_map(struct uirq_swirq *c, unsigned int hwirq);
-/* Set an input's type through the core (maps it first): uirq_irq_set_irq_type() semantics. */
+/*
+ * Set an input's type through the core (maps it first): uirq_irq_set_irq_type()
+ * semantics.  0, or uirq_swirq_map()'s errors, or -EINVAL (the chip refuses the type).
+ */
 int uirq_swirq_set_type(struct uirq_swirq *c, unsigned int hwirq, unsigned int type);
-/* The device drives the input asserted (true) or deasserted (false); an edge input latches its edges. */
+/*
+ * The device drives the input asserted (true) or deasserted (false); an edge
+ * input latches its edges.  0, or -EINVAL (c NULL, hwirq out of range).
+ */
 int uirq_swirq_set_level(struct uirq_swirq *c, unsigned int hwirq, bool asserted);
 /* One edge on an edge input (the level is left as it is); -EINVAL on a level input (use set_level). */
 int uirq_swirq_pulse(struct uirq_swirq *c, unsigned int hwirq);
@@ -179,7 +185,7 @@ int uirq_timerfd_line_settime(struct uirq_fd_line *l, uint64_t initial_ns, uint6
 int uirq_fd_line_destroy(struct uirq_fd_line *l);
 /* The line's irq number. */
 unsigned int uirq_fd_line_irq(const struct uirq_fd_line *l);
-/* The line's file descriptor. */
+/* Returns the line's file descriptor (the line's; do not close it), or -EINVAL for l NULL. */
 int uirq_fd_line_fd(const struct uirq_fd_line *l);
 /* The counter value the latest ack read (events merged into the interrupt being handled). */
 uint64_t uirq_fd_line_last_count(const struct uirq_fd_line *l);

@@ -38,7 +38,7 @@ typedef struct uirq_spinlock {
 void uirq__spin_lock_init(uirq_spinlock_t *l, const char *name, const struct uirq_lock_class_key *key);
 /* Take the lock as subclass sub; the public macros below supply file and line. */
 void uirq__spin_lock(uirq_spinlock_t *l, unsigned int sub, const char *file, int line);
-/* Try once; 1 on success. A trylock adds no dependency. */
+/* Try once; returns 1 when it took the lock, 0 otherwise.  A trylock adds no dependency. */
 int uirq__spin_trylock(uirq_spinlock_t *l, const char *file, int line);
 /* Release the lock. */
 void uirq__spin_unlock(uirq_spinlock_t *l, const char *file, int line);

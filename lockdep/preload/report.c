@@ -5,7 +5,7 @@
  * it), and what the real lock's memory says about who holds it.
  */
 #include "preload.h"
-#include "../lockdep_symbols.h"
+#include "../../lib/symbolize.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -68,10 +68,10 @@ static const char *const kind_names[] = { [REC_MUTEX] = "mutex", [REC_RWLOCK] = 
 /* "initialised at pool.c:88 in pool_create", "first taken at pool_lock+0x1c [libpool.so]" */
 static void describe_site(char *buf, size_t len, unsigned long ip, bool init)
 {
-	struct lockdep_sym sym;
+	struct uirq_sym sym;
 	const char *what = init ? "initialised" : "first taken";
 
-	if (!ip || !lockdep_sym_code(ip, false, &sym))
+	if (!ip || !uirq_sym_code(ip, false, &sym))
 		snprintf(buf, len, "%s at %#lx", what, ip);
 	else if (sym.file && sym.func)
 		snprintf(buf, len, "%s at %s:%d in %s", what,
@@ -101,7 +101,7 @@ static bool record_name(const struct lock_rec *r, char *buf, size_t len)
 		snprintf(buf, len, "%s", r->user_name);
 		return true;
 	}
-	if (lockdep_sym_data(a, var, sizeof(var))) {
+	if (uirq_sym_data(a, var, sizeof(var))) {
 		snprintf(buf, len, "&%s", var);
 		return true;
 	}
@@ -396,7 +396,7 @@ static void cond_name(void *cond, char *buf, size_t len)
 {
 	char var[128];
 
-	if (lockdep_sym_data((uintptr_t)cond, var, sizeof(var)))
+	if (uirq_sym_data((uintptr_t)cond, var, sizeof(var)))
 		snprintf(buf, len, "&%s", var);
 	else
 		snprintf(buf, len, "cond@%p", cond);

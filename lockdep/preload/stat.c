@@ -19,7 +19,7 @@
  * several threads take.
  */
 #include "preload.h"
-#include "../lockdep_symbols.h"
+#include "../../lib/symbolize.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -435,11 +435,11 @@ static void stat_name(const struct lock_stat *s, char *buf, size_t len)
 					     [REC_SPIN] = "spinlock", [REC_COND] = "cond" };
 	char var[128], frame[128];
 
-	if (lockdep_sym_data(s->addr, var, sizeof(var))) {
+	if (uirq_sym_data(s->addr, var, sizeof(var))) {
 		snprintf(buf, len, "&%s", var);
 		return;
 	}
-	lockdep_sym_format(s->site, false, frame, sizeof(frame));
+	uirq_sym_format(s->site, false, frame, sizeof(frame));
 	snprintf(buf, len, "%s %s at %s", s->kind < 5 ? kinds[s->kind] : "lock",
 		 s->site_is_init ? "initialised" : "first taken", frame);
 }
@@ -513,7 +513,7 @@ void preload_stat_print(void (*text)(const char *), void (*json)(const char *))
 		for (int k = 0; k < STAT_SITES && s->sites[k].ip; k++) {
 			char frame[256];
 
-			lockdep_sym_format(s->sites[k].ip, false, frame, sizeof(frame));
+			uirq_sym_format(s->sites[k].ip, false, frame, sizeof(frame));
 			snprintf(line, sizeof(line), "    waited %lu times, %s, at %s\n",
 				 (unsigned long)atomic_load(&s->sites[k].count),
 				 duration(d[4], 24, ns(atomic_load(&s->sites[k].wait))), frame);
@@ -542,7 +542,7 @@ void preload_stat_print(void (*text)(const char *), void (*json)(const char *))
 		for (int k = 0; k < STAT_SITES && s->sites[k].ip && len < sizeof(line); k++) {
 			char frame[256];
 
-			lockdep_sym_format(s->sites[k].ip, false, frame, sizeof(frame));
+			uirq_sym_format(s->sites[k].ip, false, frame, sizeof(frame));
 			len += (size_t)snprintf(line + len, sizeof(line) - len, "%s{\"site\":", k ? "," : "");
 			len += json_quote(line + len, sizeof(line) - len, frame);
 			len += (size_t)snprintf(line + len, sizeof(line) - len, ",\"count\":%lu,\"wait_ns\":%.0f}",

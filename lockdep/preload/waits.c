@@ -30,7 +30,7 @@
  * same event was produced before with the same log.
  */
 #include "preload.h"
-#include "../lockdep_symbols.h"
+#include "../../lib/symbolize.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -61,16 +61,16 @@ bool wait_rec_name(const struct lock_rec *r, char *buf, size_t len)
 {
 	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
 	char var[128], where[200] = "";
-	struct lockdep_sym sym;
+	struct uirq_sym sym;
 
 	if (!a)
 		return false;
 	if (r->kind != REC_THREAD && r->kind != REC_PIPE && r->kind != REC_EVENTFD &&
-	    lockdep_sym_data(a, var, sizeof(var))) {
+	    uirq_sym_data(a, var, sizeof(var))) {
 		snprintf(buf, len, "&%s", var);
 		return true;
 	}
-	if (r->site && lockdep_sym_code(r->site, false, &sym) && sym.func) {
+	if (r->site && uirq_sym_code(r->site, false, &sym) && sym.func) {
 		if (sym.file)
 			snprintf(where, sizeof(where), " %s in %s (%s:%d)",
 				 r->kind == REC_PIPE || r->kind == REC_EVENTFD ? "made" : "first used",

@@ -139,9 +139,9 @@ UIRQ_TEST(compat_mfd, cells_become_children_with_nodes_and_resources, .init = se
 	assert_not_null(strstr(logbuf, "d: Failed to locate of_node [id: 0]"), "%s", logbuf);
 	assert_not_null(pd->dev.driver, "a cell without a node is still added, and binds by name");
 	/* The cell and its data are copies; the resources are translated. */
-	assert_true(mfd_get_cell(pa0) != &cells[0]);
+	assert_ne(mfd_get_cell(pa0), &cells[0]);
 	assert_str_eq(mfd_get_cell(pa0)->name, "a");
-	assert_true(dev_get_platdata(&pa0->dev) != &pdata);
+	assert_ne(dev_get_platdata(&pa0->dev), &pdata);
 	assert_eq(*(const int *)dev_get_platdata(&pa0->dev), 42);
 	r = platform_get_resource_byname(pa0, IORESOURCE_IRQ, "x");
 	assert_not_null(r);

@@ -351,7 +351,7 @@ static void cancel_under_lock(void)
 	cancel_work_sync(&w);
 	mutex_unlock(&big_lock);
 	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1, "%s", rec.text);
-	assert_true(strstr(rec.text, "(work_completion)") != NULL, "%s", rec.text);
+	assert_not_null(strstr(rec.text, "(work_completion)"), "%s", rec.text);
 	uirq_cpus_stop();
 	uirq_log_set_sink(NULL, NULL);
 }

@@ -144,7 +144,8 @@ UIRQ_TEST(core_cpu, pin_outside_the_callers_affinity, .timeout = 20)
 	assert_eq(uirq_cpus_start(&cfg), 0, "core 1 is the process's even if the caller is on core 0");
 	cpu_set_t set = affinity_of(cpu_tid(0));
 
-	assert_true(CPU_COUNT(&set) == 1 && CPU_ISSET(1, &set), "cpu0 on core 1");
+	assert_eq(CPU_COUNT(&set), 1, "cpu0 on core 1");
+	assert_true(CPU_ISSET(1, &set), "cpu0 on core 1");
 	set = affinity_of(cpu_tid(1));
 	assert_true(CPU_EQUAL(&set, &proc), "pin -1: cpu1 not pinned");
 	uirq_cpus_stop();

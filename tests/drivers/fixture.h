@@ -320,8 +320,9 @@ static inline int key_values(int *vals, int max)
 		if (evs[i].type != EV_KEY)
 			continue;
 		assert_eq(evs[i].code, KEY_POWER);
-		assert_true(i + 1 < nev && evs[i + 1].type == EV_SYN && evs[i + 1].code == SYN_REPORT,
-			  "key event %d not followed by SYN_REPORT", k);
+		assert_lt(i + 1, nev, "key event %d not followed by SYN_REPORT", k);
+		assert_eq(evs[i + 1].type, EV_SYN, "key event %d not followed by SYN_REPORT", k);
+		assert_eq(evs[i + 1].code, SYN_REPORT, "key event %d not followed by SYN_REPORT", k);
 		if (k < max)
 			vals[k] = evs[i].value;
 		k++;

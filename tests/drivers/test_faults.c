@@ -61,8 +61,10 @@ FX_TEST(faults, status_read, fx_mainline, .timeout = 20)
 	settle();
 	assert_eq(uirq_i2c_sim_fail_nth(fx.sim, 3, -EIO), 0);
 	press();
-	assert_true(VIRTUAL_WAIT(log_count("twl4030: i2c error -5 while reading TWL4030 PM_MASTER "
-				       "STS_HW_CONDITIONS register") == 1, 1000));
+#define PM_MASTER_ERR "twl4030: i2c error -5 while reading TWL4030 PM_MASTER STS_HW_CONDITIONS register"
+	VIRTUAL_WAIT(log_count(PM_MASTER_ERR) == 1, 1000);
+	assert_eq(log_count(PM_MASTER_ERR), 1);
+#undef PM_MASTER_ERR
 	settle();
 	assert_eq(collect(1, 20), 0, "the failed read reported something");
 	release();
@@ -83,7 +85,8 @@ FX_TEST(faults, status_read_timeout, fx_mainline, .timeout = 30)
 	settle();
 	assert_eq(uirq_i2c_sim_fail_nth(fx.sim, 3, -ETIMEDOUT), 0);
 	press();
-	assert_true(VIRTUAL_WAIT(log_count("twl4030: i2c error -110 while reading") == 1, 3000));
+	VIRTUAL_WAIT(log_count("twl4030: i2c error -110 while reading") == 1, 3000);
+	assert_eq(log_count("twl4030: i2c error -110 while reading"), 1);
 	settle();
 	release();
 	settle();
@@ -101,7 +104,8 @@ FX_TEST(faults, pih_unreachable_then_back, fx_mainline, .timeout = 20)
 	settle();
 	assert_eq(uirq_i2c_sim_fail_match(fx.sim, TWL4030_ADDR_AUDIO, -1, -EIO), 0);
 	press();
-	assert_true(VIRTUAL_WAIT(log_count("twl4030: I2C error -5 reading PIH ISR") >= 3, 1000));
+	VIRTUAL_WAIT(log_count("twl4030: I2C error -5 reading PIH ISR") >= 3, 1000);
+	assert_ge(log_count("twl4030: I2C error -5 reading PIH ISR"), 3);
 	assert_eq(collect(1, 10), 0);
 	uirq_i2c_sim_clear_faults(fx.sim);
 	press_and_check(&keys, 1);

@@ -181,7 +181,7 @@ FX_TEST(pwrbutton, proc_interrupts_and_threads, fx_mainline, .timeout = 20)
 	free(buf);
 	/* The PIH has a handler thread; the nested SIH and button run in it and have none. */
 	snprintf(thread, sizeof(thread), "irq/%u-TWL4030", fx.host_irq);
-	assert_true(harness_find_task(thread, true) > 0, "no %s thread", thread);
+	assert_gt(harness_find_task(thread, true), 0, "no %s thread", thread);
 	snprintf(thread, sizeof(thread), "irq/%u-", fx.pwr_irq);
 	assert_eq(harness_find_task(thread, true), -1, "a nested line got a thread");
 }
@@ -214,7 +214,7 @@ FX_TEST(pwrbutton, mainline_button_on_legacy_core, fx_board, .timeout = 20)
 	assert_true(twl4030_irq_is_legacy(fx.ti));
 	fx_probe_pwrbutton(false);
 	snprintf(thread, sizeof(thread), "irq/%u-twl4030", fx.pwr_irq);
-	assert_true(harness_find_task(thread, true) > 0, "no %s thread", thread);
+	assert_gt(harness_find_task(thread, true), 0, "no %s thread", thread);
 	for (int i = 0; i < 3; i++) {
 		press();
 		assert_eq(collect(2 * i + 1, 1000), 2 * i + 1);

@@ -128,15 +128,21 @@ FX_TEST(sih_chip, disable_enable_free, board_and_core, .timeout = 20)
 	 * after the deterministic mode came in.
 	 */
 	assert_ge(n, 2, "%d transfers", n);
-	assert_true(xl[0].read && xl[0].addr == TWL4030_ADDR_AUDIO && xl[0].reg == TWL4030_PIH_ISR_P1,
-		    "transfer 0: 0x%02x reg 0x%02x", xl[0].addr, xl[0].reg);
-	assert_true(xl[1].read && xl[1].addr == TWL4030_ADDR_POWER && xl[1].reg == TWL4030_PWR_ISR1,
-		    "transfer 1: 0x%02x reg 0x%02x", xl[1].addr, xl[1].reg);
-	for (int i = 2; i < n; i++)
-		assert_true(xl[i].read && xl[i].addr == TWL4030_ADDR_AUDIO && xl[i].reg == TWL4030_PIH_ISR_P1 &&
-				    xl[i].data[0] == 0,
-			    "transfer %d: 0x%02x reg 0x%02x %s 0x%02x: only a spurious PIH read may follow", i, xl[i].addr,
-			    xl[i].reg, xl[i].read ? "read" : "write", xl[i].data[0]);
+	assert_true(xl[0].read, "transfer 0: 0x%02x reg 0x%02x", xl[0].addr, xl[0].reg);
+	assert_eq(xl[0].addr, TWL4030_ADDR_AUDIO, "transfer 0: 0x%02x reg 0x%02x", xl[0].addr, xl[0].reg);
+	assert_eq(xl[0].reg, TWL4030_PIH_ISR_P1, "transfer 0: 0x%02x reg 0x%02x", xl[0].addr, xl[0].reg);
+	assert_true(xl[1].read, "transfer 1: 0x%02x reg 0x%02x", xl[1].addr, xl[1].reg);
+	assert_eq(xl[1].addr, TWL4030_ADDR_POWER, "transfer 1: 0x%02x reg 0x%02x", xl[1].addr, xl[1].reg);
+	assert_eq(xl[1].reg, TWL4030_PWR_ISR1, "transfer 1: 0x%02x reg 0x%02x", xl[1].addr, xl[1].reg);
+	for (int i = 2; i < n; i++) {
+#define SIH_XFER_MSG "transfer %d: 0x%02x reg 0x%02x %s 0x%02x: only a spurious PIH read may follow", i, \
+		     xl[i].addr, xl[i].reg, xl[i].read ? "read" : "write", xl[i].data[0]
+		assert_true(xl[i].read, SIH_XFER_MSG);
+		assert_eq(xl[i].addr, TWL4030_ADDR_AUDIO, SIH_XFER_MSG);
+		assert_eq(xl[i].reg, TWL4030_PIH_ISR_P1, SIH_XFER_MSG);
+		assert_eq(xl[i].data[0], 0, SIH_XFER_MSG);
+#undef SIH_XFER_MSG
+	}
 	assert_eq(collect(1, 20), 0);
 	/* The enable retriggers the pending edge through PWR_SIR, written at sync_unlock. */
 	xl_start();

@@ -150,9 +150,11 @@ static void expect_key(int value)
 	int n = uirq_input_read(fx.client, ev, 4, 0);
 
 	assert_eq(n, 2, "read %d events", n);
-	assert_true(ev[0].type == EV_KEY && ev[0].code == KEY_POWER && ev[0].value == value,
-		  "type %u code %u value %d", ev[0].type, ev[0].code, ev[0].value);
-	assert_true(ev[1].type == EV_SYN && ev[1].code == SYN_REPORT);
+	assert_eq(ev[0].type, EV_KEY, "type %u code %u value %d", ev[0].type, ev[0].code, ev[0].value);
+	assert_eq(ev[0].code, KEY_POWER, "type %u code %u value %d", ev[0].type, ev[0].code, ev[0].value);
+	assert_eq(ev[0].value, value, "type %u code %u value %d", ev[0].type, ev[0].code, ev[0].value);
+	assert_eq(ev[1].type, EV_SYN);
+	assert_eq(ev[1].code, SYN_REPORT);
 }
 
 static void expect_nothing(void)

@@ -32,7 +32,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,24 +45,10 @@
 #include "uirq/sim.h"
 #include "uirq/sources.h"
 
+#include "fuzz_check.h"
 #include "fuzz_sim.h"
 
 static FILE *out;	/* stderr as it was before libFuzzer closed it */
-
-static void fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(out, "fuzz_genirq: %s:%d: check '%s' failed: ", file, line, cond);
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-	fputc('\n', out);
-	fflush(out);
-	abort();
-}
-
-#define fuzz_check(cond, ...) ((cond) ? (void)0 : fail(__FILE__, __LINE__, #cond, __VA_ARGS__))
 
 /* FUZZ_TRACE=1 in the environment: print each call, to replay a crashing input by hand. */
 static bool tracing;
@@ -821,6 +806,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	out = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!out)
 		out = stderr;
+	fuzz_check_out = out;
 	tracing = getenv("FUZZ_TRACE") != NULL;
 	uirq_lockdep_set_report_handler(lockdep_report, NULL);
 	uirq_sim_set_failure_handler(sim_failure, NULL);

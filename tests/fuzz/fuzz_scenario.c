@@ -21,18 +21,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_check.h"
 #include "scenario.h"
-
-#define fuzz_check(cond, ...)							\
-	do {									\
-		if (!(cond)) {							\
-			fprintf(stderr, "fuzz_scenario: %s:%d: check '%s' failed: ",	\
-				__FILE__, __LINE__, #cond);			\
-			fprintf(stderr, __VA_ARGS__);				\
-			fputc('\n', stderr);					\
-			abort();						\
-		}								\
-	} while (0)
 
 static int memfd = -1;
 

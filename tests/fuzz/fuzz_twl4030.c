@@ -43,18 +43,8 @@
 #include "uirq/sim.h"
 #include "uirq/twl4030.h"
 
+#include "fuzz_check.h"
 #include "fuzz_sim.h"
-
-#define fuzz_check(cond, ...)							\
-	do {									\
-		if (!(cond)) {							\
-			fprintf(stderr, "fuzz_twl4030: %s:%d: check '%s' failed: ",	\
-				__FILE__, __LINE__, #cond);			\
-			fprintf(stderr, __VA_ARGS__);				\
-			fputc('\n', stderr);					\
-			abort();						\
-		}								\
-	} while (0)
 
 #define MAX_OPS		48
 #define BUS_HZ		UIRQ_I2C_SPEED_FAST_PLUS

@@ -79,9 +79,11 @@ static inline void frames_expect(struct uirq_input_client *c, const struct want 
 			 uirq_input_code_name(ev[i].type, ev[i].code), ev[i].value);
 		snprintf(w, sizeof(w), "%s %s %d", uirq_input_type_name(want[i].type),
 			 uirq_input_code_name(want[i].type, want[i].code), want[i].value);
-		assert_true(ev[i].type == want[i].type && ev[i].code == want[i].code && ev[i].value == want[i].value,
-			    "line %d, event %d: read %s (code %u), want %s (code %u)", line, i, g, ev[i].code, w,
-			    want[i].code);
+#define FRAMES_EVENT_MSG "line %d, event %d: read %s (code %u), want %s (code %u)", line, i, g, ev[i].code, w, want[i].code
+		assert_eq(ev[i].type, want[i].type, FRAMES_EVENT_MSG);
+		assert_eq(ev[i].code, want[i].code, FRAMES_EVENT_MSG);
+		assert_eq(ev[i].value, want[i].value, FRAMES_EVENT_MSG);
+#undef FRAMES_EVENT_MSG
 	}
 	assert_eq(got, n, "line %d: events read", line);
 }

@@ -97,7 +97,8 @@ static struct result run_out(const char *const *args, int out)
 	char outp[] = "/tmp/irqsim-outXXXXXX", errp[] = "/tmp/irqsim-errXXXXXX";
 	int fo = mkstemp(outp), fe = mkstemp(errp);
 
-	assert_true(fo >= 0 && fe >= 0);
+	assert_ge(fo, 0);
+	assert_ge(fe, 0);
 	return reap(spawn(args, out, fo, fe), outp, fo, errp, fe);
 }
 
@@ -173,8 +174,11 @@ static void default_end_to_end(bool seeded)
 	assert_eq(r.status, 0, "exit %d\nstderr:\n%s", r.status, r.err);
 	if (seeded)
 		assert_eq(n, 14, "KEY_POWER events\n%s", r.out);
-	else
-		assert_true(n % 2 == 0 && n >= 2 && n <= 16, "%zu KEY_POWER events\n%s", n, r.out);
+	else {
+		assert_eq(n % 2, 0, "%zu KEY_POWER events\n%s", n, r.out);
+		assert_ge(n, 2, "KEY_POWER events\n%s", r.out);
+		assert_le(n, 16, "KEY_POWER events\n%s", r.out);
+	}
 	for (size_t i = 0; i < n; i++)
 		assert_eq(vals[i], i % 2 == 0 ? 1 : 0, "event %zu has value %d", i, vals[i]);
 	assert_true(strstr(r.out, "-------------- SYN_REPORT ------------"));
@@ -393,7 +397,8 @@ static void check_trace(const struct jval *root)
 		const struct jval *ph = json_get(e, "ph"), *cat = json_get(e, "cat");
 		int tid;
 
-		assert_true(ph && ph->type == J_STR, "record %zu has no ph", i);
+		assert_true(ph, "record %zu has no ph", i);
+		assert_eq(ph->type, J_STR, "record %zu has no ph", i);
 		assert_not_null(json_get(e, "pid"));
 		assert_not_null(json_get(e, "tid"));
 		assert_not_null(json_get(e, "name"));
@@ -723,7 +728,9 @@ UIRQ_TEST(irqsim, reader_gone_stops_the_run_with_a_valid_trace, .timeout = 60)
 	unlink(trace);
 	j = parse_json(text);
 	evs = json_get(j, "traceEvents");
-	assert_true(evs && evs->type == J_ARR && evs->n >= 1, "no traceEvents:\n%.400s", text);
+	assert_true(evs, "no traceEvents:\n%.400s", text);
+	assert_eq(evs->type, J_ARR, "no traceEvents:\n%.400s", text);
+	assert_ge(evs->n, 1, "no traceEvents:\n%.400s", text);
 	assert_str_eq(json_get(&evs->kids[0], "name")->str, "process_name");
 	json_free(j);
 	free(text);
@@ -756,7 +763,8 @@ static struct result interrupt_when(const char *const *args, bool (*ready)(pid_t
 	int fo = mkstemp(outp), fe = mkstemp(errp);
 	pid_t pid;
 
-	assert_true(fo >= 0 && fe >= 0);
+	assert_ge(fo, 0);
+	assert_ge(fe, 0);
 	pid = spawn(args, OUT_CAPTURE, fo, fe);
 	while (!ready(pid, outp)) {
 		assert_eq(waitpid(pid, NULL, WNOHANG), 0, "irqsim ended before the signal");
@@ -1308,7 +1316,8 @@ UIRQ_TEST(irqsim, seeded_run_does_not_wait_for_its_reader, .timeout = 120)
 	size_t len = 0, size = 1 << 16;
 	pid_t pid;
 
-	assert_true(fd >= 0 && fe >= 0);
+	assert_ge(fd, 0);
+	assert_ge(fe, 0);
 	close(fd);
 	/* One scenario file for both runs: its name is in the output. */
 	scenario_file(path, presses_text());
@@ -1401,7 +1410,8 @@ UIRQ_TEST(irqsim, seeded_run_stopped_and_continued_keeps_its_verdict, .timeout =
 	plain = run(args);
 	fo = mkstemp(outp);
 	fe = mkstemp(errp);
-	assert_true(fo >= 0 && fe >= 0);
+	assert_ge(fo, 0);
+	assert_ge(fe, 0);
 	pid = spawn(args, OUT_CAPTURE, fo, fe);
 	while (!cpus_started(pid) && !ended(pid))
 		usleep(1000);

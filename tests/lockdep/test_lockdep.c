@@ -249,23 +249,23 @@ UIRQ_TEST(lockdep, deep_nesting_has_no_limit, .timeout = 10)
 		LOCK(maps[i]);
 	}
 	for (int i = 0; i < DEEP; i++)
-		ck_assert_msg(uirq_lockdep_is_held(&maps[i]), "lock %d of %d not held", i, DEEP);
-	ck_assert_int_eq(rec.n, 0);
-	ck_assert(uirq_lockdep_enabled());
+		assert_true(uirq_lockdep_is_held(&maps[i]), "lock %d of %d not held", i, DEEP);
+	assert_eq(rec.n, 0);
+	assert_true(uirq_lockdep_enabled());
 	/* out of order from the middle of a deep stack: the locks above are re-validated */
 	UNLOCK(maps[DEEP / 2]);
-	ck_assert_int_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 	for (int i = DEEP - 1; i >= 0; i--)
 		if (i != DEEP / 2)
 			UNLOCK(maps[i]);
-	ck_assert_int_eq(rec.n, 0);
+	assert_eq(rec.n, 0);
 	uirq_lockdep_get_stats(&st);
-	ck_assert_uint_eq(st.max_depth_seen, DEEP);
+	assert_eq(st.max_depth_seen, DEEP);
 	/* and the validator still sees an inversion afterwards */
 	LOCK(A); LOCK(B); UNLOCK(B); UNLOCK(A);
 	LOCK(B); LOCK(A); UNLOCK(A); UNLOCK(B);
-	ck_assert_int_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
-	ck_assert_int_eq(rec.n, 1);
+	assert_eq(rec.by_kind[UIRQ_REPORT_CIRCULAR], 1);
+	assert_eq(rec.n, 1);
 }
 
 UIRQ_TEST(lockdep, bad_unlock_balance, .timeout = 10)

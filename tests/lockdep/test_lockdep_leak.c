@@ -39,7 +39,7 @@ static int run_helper(void)
 	envp[n] = NULL;
 
 	fd = mkstemp(path);
-	assert_true(fd >= 0);
+	assert_ge(fd, 0);
 	unlink(path);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd, STDERR_FILENO);
@@ -59,8 +59,8 @@ UIRQ_TEST(lockdep_leak, leaked_locks_are_reported, .timeout = 60)
 
 	fputs(report, stderr);	/* in the test log, for whoever reads a failure */
 	assert_eq(code, 23, "LeakSanitizer's exit code (got %d)", code);
-	assert_true(strstr(report, "detected memory leaks") != NULL);
-	assert_true(strstr(report, "4328 byte(s)") != NULL, "the spinlock object (static key)");
-	assert_true(strstr(report, "4568 byte(s)") != NULL, "the mutex object (static key)");
-	assert_true(strstr(report, "4792 byte(s)") != NULL, "the map with a NULL key");
+	assert_not_null(strstr(report, "detected memory leaks"));
+	assert_not_null(strstr(report, "4328 byte(s)"), "the spinlock object (static key)");
+	assert_not_null(strstr(report, "4568 byte(s)"), "the mutex object (static key)");
+	assert_not_null(strstr(report, "4792 byte(s)"), "the map with a NULL key");
 }

@@ -39,9 +39,9 @@ UIRQ_TEST(might_sleep_off, still_reports, .timeout = 10)
 {
 	const char *out = capture(sleep_atomic);
 
-	assert_true(strstr(out, "BUG: sleeping function called from invalid context at ") != NULL);
-	assert_true(strstr(out, "in_atomic(): 1, irqs_disabled(): 0") != NULL);
-	assert_true(strstr(out, "Call Trace:") != NULL);
+	assert_not_null(strstr(out, "BUG: sleeping function called from invalid context at "));
+	assert_not_null(strstr(out, "in_atomic(): 1, irqs_disabled(): 0"));
+	assert_not_null(strstr(out, "Call Trace:"));
 }
 
 UIRQ_TEST(might_sleep_off, stats_are_zero, .timeout = 10)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The report symbolizer (lockdep/lockdep_symbols.c, compiled in here): code
+ * The report symbolizer (lib/symbolize.c, compiled in here): code
  * addresses to func+off (file:line) [module] and lock addresses to variable
  * names, through .symtab, the DWARF line table and libc's .dynsym.
  *
@@ -28,7 +28,7 @@ int sym_plugin_fn(int x)
 #include <unistd.h>
 
 #include "harness.h"
-#include "lockdep_symbols.h"
+#include "symbolize.h"
 
 /* Each function one symbol, named as written: not inlined, no GCC clone (".constprop.0"). */
 #ifdef __clang__
@@ -97,52 +97,52 @@ static const char *self_name(void)
 
 UIRQ_TEST(symbols, own_function_and_line, .timeout = 30)
 {
-	struct lockdep_sym s;
+	struct uirq_sym s;
 	int line;
 	unsigned long ip = sym_global_fn(&line);
 
-	assert_true(lockdep_sym_code(ip, false, &s));
-	ck_assert_str_eq(s.func, "sym_global_fn");
-	ck_assert_ptr_nonnull(s.file);
-	ck_assert_str_eq(base_name(s.file), base_name(__FILE__));
-	ck_assert_int_eq(s.line, line);
-	ck_assert_str_eq(s.module, self_name());
+	assert_true(uirq_sym_code(ip, false, &s));
+	assert_str_eq(s.func, "sym_global_fn");
+	assert_not_null(s.file);
+	assert_str_eq(base_name(s.file), base_name(__FILE__));
+	assert_eq(s.line, line);
+	assert_str_eq(s.module, self_name());
 	assert_gt(s.func_off, 0);
 	assert_lt(s.func_off, 0x100);
 }
 
 UIRQ_TEST(symbols, static_function_through_symtab, .timeout = 30)
 {
-	struct lockdep_sym s;
+	struct uirq_sym s;
 	char buf[512], want[512];
 	int line;
 	unsigned long ip = sym_static_fn(&line);
 
-	assert_true(lockdep_sym_code(ip, false, &s));
-	ck_assert_str_eq(s.func, "sym_static_fn");
-	ck_assert_int_eq(s.line, line);
+	assert_true(uirq_sym_code(ip, false, &s));
+	assert_str_eq(s.func, "sym_static_fn");
+	assert_eq(s.line, line);
 
-	lockdep_sym_format(ip, false, buf, sizeof(buf));
+	uirq_sym_format(ip, false, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "sym_static_fn+0x%lx (%s:%d) [%s]",
 		 s.func_off, base_name(__FILE__), line, self_name());
-	ck_assert_str_eq(buf, want);
+	assert_str_eq(buf, want);
 }
 
 UIRQ_TEST(symbols, static_variable_and_offsets, .timeout = 30)
 {
 	char buf[64];
 
-	assert_true(lockdep_sym_data((unsigned long)&stats_lock, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "stats_lock");
-	assert_true(lockdep_sym_data((unsigned long)&stats_lock + 4, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "stats_lock+4");
-	assert_true(lockdep_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "pool+16");
-	assert_true(lockdep_sym_data((unsigned long)&far_bss.lock, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "far_bss+262144");
+	assert_true(uirq_sym_data((unsigned long)&stats_lock, buf, sizeof(buf)));
+	assert_str_eq(buf, "stats_lock");
+	assert_true(uirq_sym_data((unsigned long)&stats_lock + 4, buf, sizeof(buf)));
+	assert_str_eq(buf, "stats_lock+4");
+	assert_true(uirq_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)));
+	assert_str_eq(buf, "pool+16");
+	assert_true(uirq_sym_data((unsigned long)&far_bss.lock, buf, sizeof(buf)));
+	assert_str_eq(buf, "far_bss+262144");
 	/* a truncated name is still a string */
-	assert_true(lockdep_sym_data((unsigned long)&stats_lock, buf, 5));
-	ck_assert_str_eq(buf, "stat");
+	assert_true(uirq_sym_data((unsigned long)&stats_lock, buf, 5));
+	assert_str_eq(buf, "stat");
 }
 
 UIRQ_TEST(symbols, libc_function, .timeout = 30)
@@ -150,7 +150,7 @@ UIRQ_TEST(symbols, libc_function, .timeout = 30)
 	/* libc's own qsort, not a sanitizer's interceptor of it */
 	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
 	struct link_map *map = NULL;
-	struct lockdep_sym s;
+	struct uirq_sym s;
 	unsigned long fn;
 	Dl_info info;
 
@@ -159,18 +159,18 @@ UIRQ_TEST(symbols, libc_function, .timeout = 30)
 	assert_ne(fn, 0);
 	assert_true(dladdr1((void *)fn, &info, (void **)&map, RTLD_DL_LINKMAP));
 
-	assert_true(lockdep_sym_code(fn + 4, true, &s));
-	ck_assert_str_eq(s.func, "qsort");
-	ck_assert_int_eq(s.func_off, 4);
-	ck_assert_str_eq(s.module, "libc.so.6");
-	ck_assert_int_eq(s.module_off, fn + 4 - map->l_addr);
+	assert_true(uirq_sym_code(fn + 4, true, &s));
+	assert_str_eq(s.func, "qsort");
+	assert_eq(s.func_off, 4);
+	assert_str_eq(s.module, "libc.so.6");
+	assert_eq(s.module_off, fn + 4 - map->l_addr);
 	/* a return address just past the entry still belongs to it */
-	assert_true(lockdep_sym_code(fn + 1, false, &s));
-	ck_assert_str_eq(s.func, "qsort");
-	ck_assert_int_eq(s.func_off, 1);
+	assert_true(uirq_sym_code(fn + 1, false, &s));
+	assert_str_eq(s.func, "qsort");
+	assert_eq(s.func_off, 1);
 	/* a versioned symbol (from libc's own .symtab, where libc6-dbg is installed) without its version */
 	fn = (unsigned long)dlsym(libc, "pthread_mutex_lock");
-	assert_true(lockdep_sym_code(fn + 0x10, true, &s));
+	assert_true(uirq_sym_code(fn + 0x10, true, &s));
 	assert_true(!strcmp(s.func, "pthread_mutex_lock") || !strcmp(s.func, "__pthread_mutex_lock"),
 		  "%s", s.func);
 	dlclose(libc);
@@ -178,62 +178,62 @@ UIRQ_TEST(symbols, libc_function, .timeout = 30)
 
 UIRQ_TEST(symbols, library_loaded_later, .timeout = 30)
 {
-	struct lockdep_sym s;
+	struct uirq_sym s;
 	char buf[256];
 	void *h;
 	unsigned long fn;
 	int line;
 
 	/* the first call reads the modules without the plugin */
-	assert_true(lockdep_sym_code(sym_global_fn(&line), false, &s));
+	assert_true(uirq_sym_code(sym_global_fn(&line), false, &s));
 	h = dlopen(SYM_PLUGIN_PATH, RTLD_NOW | RTLD_LOCAL);
 	assert_not_null(h, "%s", dlerror());
 	fn = (unsigned long)dlsym(h, "sym_plugin_fn");
 	assert_ne(fn, 0);
 
-	assert_true(lockdep_sym_code(fn, true, &s));
-	ck_assert_str_eq(s.func, "sym_plugin_fn");
-	ck_assert_str_eq(s.module, "libsym_plugin.so");
-	ck_assert_int_eq(s.func_off, 0);
-	ck_assert_ptr_nonnull(s.file);
-	ck_assert_str_eq(base_name(s.file), base_name(__FILE__));
-	lockdep_sym_format(fn, true, buf, sizeof(buf));
+	assert_true(uirq_sym_code(fn, true, &s));
+	assert_str_eq(s.func, "sym_plugin_fn");
+	assert_str_eq(s.module, "libsym_plugin.so");
+	assert_eq(s.func_off, 0);
+	assert_not_null(s.file);
+	assert_str_eq(base_name(s.file), base_name(__FILE__));
+	uirq_sym_format(fn, true, buf, sizeof(buf));
 	assert_true(strstr(buf, "sym_plugin_fn+0x0 (test_symbols.c:") == buf, "%s", buf);
 
 	/* unloaded again: its address no longer names it */
 	dlclose(h);
-	assert_true(!lockdep_sym_code(fn, true, &s) || !s.func || strcmp(s.func, "sym_plugin_fn"));
+	assert_true(!uirq_sym_code(fn, true, &s) || !s.func || strcmp(s.func, "sym_plugin_fn"));
 }
 
 UIRQ_TEST(symbols, bad_addresses, .timeout = 30)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct lockdep_sym s;
+	struct uirq_sym s;
 	char buf[64], want[32];
 	int local = 0;
 	void *p;
 
-	assert_false(lockdep_sym_code(0x10, false, &s));
-	assert_false(lockdep_sym_code(0, false, &s));
-	lockdep_sym_format(0x10, false, buf, sizeof(buf));
-	ck_assert_str_eq(buf, "0x10");
+	assert_false(uirq_sym_code(0x10, false, &s));
+	assert_false(uirq_sym_code(0, false, &s));
+	uirq_sym_format(0x10, false, buf, sizeof(buf));
+	assert_str_eq(buf, "0x10");
 
 	/* a page that was mapped and is no more */
 	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	assert_ne(p, MAP_FAILED);
 	munmap(p, page);
-	assert_false(lockdep_sym_code((unsigned long)p + 8, false, &s));
-	lockdep_sym_format((unsigned long)p + 8, false, buf, sizeof(buf));
+	assert_false(uirq_sym_code((unsigned long)p + 8, false, &s));
+	uirq_sym_format((unsigned long)p + 8, false, buf, sizeof(buf));
 	snprintf(want, sizeof(want), "0x%lx", (unsigned long)p + 8);
-	ck_assert_str_eq(buf, want);
-	assert_false(lockdep_sym_data((unsigned long)p + 8, buf, sizeof(buf)));
-	ck_assert_str_eq(buf, "");
+	assert_str_eq(buf, want);
+	assert_false(uirq_sym_data((unsigned long)p + 8, buf, sizeof(buf)));
+	assert_str_eq(buf, "");
 
-	assert_false(lockdep_sym_data(0x10, buf, sizeof(buf)));
-	assert_false(lockdep_sym_data(~0UL, buf, sizeof(buf)));
-	assert_false(lockdep_sym_data((unsigned long)&local, buf, sizeof(buf)));
+	assert_false(uirq_sym_data(0x10, buf, sizeof(buf)));
+	assert_false(uirq_sym_data(~0UL, buf, sizeof(buf)));
+	assert_false(uirq_sym_data((unsigned long)&local, buf, sizeof(buf)));
 	/* a code address is no variable */
-	assert_false(lockdep_sym_data((unsigned long)sym_static_fn, buf, sizeof(buf)));
+	assert_false(uirq_sym_data((unsigned long)sym_static_fn, buf, sizeof(buf)));
 }
 
 /* Reports on several threads at once serialise on the symbolizer's own lock. */
@@ -245,9 +245,9 @@ static void *format_many(void *arg)
 	unsigned long ip = sym_static_fn(&line);
 
 	for (int i = 0; i < 50; i++) {
-		lockdep_sym_format(ip, false, buf, sizeof(buf));
+		uirq_sym_format(ip, false, buf, sizeof(buf));
 		if (strncmp(buf, "sym_static_fn+0x", 16) ||
-		    !lockdep_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)) || strcmp(buf, "pool+16"))
+		    !uirq_sym_data((unsigned long)&pool.lock, buf, sizeof(buf)) || strcmp(buf, "pool+16"))
 			return (void *)format_many;	/* any non-NULL: a wrong answer */
 	}
 	return NULL;

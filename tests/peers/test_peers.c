@@ -120,16 +120,16 @@ static void check_verdict(const char *name, const char *const args[], struct ver
 	if (!counts_ok || !exit_ok)
 		run_dump(&r);
 	describe_counts(diff, sizeof(diff), got, expected, got_all, want_all);
-	ck_assert_msg(counts_ok, "%s: wrong reports:%s", what, diff);
+	assert_true(counts_ok, "%s: wrong reports:%s", what, diff);
 	if (want.signal)
-		ck_assert_msg(exit_ok, "%s: %s, expected killed by signal %d", what, describe(r.status),
+		assert_true(exit_ok, "%s: %s, expected killed by signal %d", what, describe(r.status),
 			      want.signal);
 	else
-		ck_assert_msg(exit_ok, "%s: %s, expected exited 0", what, describe(r.status));
+		assert_true(exit_ok, "%s: %s, expected exited 0", what, describe(r.status));
 	for (int i = 0; i < 4 && want.names[i]; i++) {
 		if (!strstr(r.err, want.names[i]))
 			run_dump(&r);
-		ck_assert_msg(strstr(r.err, want.names[i]), "%s: the report does not name %s", what,
+		assert_true(strstr(r.err, want.names[i]), "%s: the report does not name %s", what,
 			      want.names[i]);
 	}
 	run_free(&r);

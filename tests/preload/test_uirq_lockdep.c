@@ -121,7 +121,8 @@ UIRQ_TEST(report, a_gone_reader_does_not_kill_the_program, .timeout = 20)
 	}
 	close(p[1]);
 	assert_eq(waitpid(pid, &st, 0), pid);
-	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0, "expected exit 0, %s", describe(st));
+	assert_true(WIFEXITED(st), "expected exit 0, %s", describe(st));
+	assert_eq(WEXITSTATUS(st), 0, "expected exit 0, %s", describe(st));
 }
 
 UIRQ_TEST(report, abba_real_deadlock_reported_before_blocking, .timeout = 20)
@@ -388,9 +389,9 @@ static char *temp_file(const char *text)
 
 	snprintf(path, sizeof(path), "/tmp/uirq-lockdep-test-XXXXXX");
 	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
+	assert_ge(fd, 0);
 	if (text)
-		ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+		assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
 	close(fd);
 	return path;
 }
@@ -418,13 +419,13 @@ static struct jval *json_line(const char *text, int i)
 
 	while (i-- > 0 && (s = strchr(s, '\n')))
 		s++;
-	ck_assert_msg(s && *s, "no JSON record %d in:\n%s", i, text);
+	assert_true(s && *s, "no JSON record %d in:\n%s", i, text);
 	n = strcspn(s, "\n");
-	ck_assert_uint_lt(n, sizeof(line));
+	assert_lt(n, sizeof(line));
 	memcpy(line, s, n);
 	line[n] = 0;
 	v = json_parse(line, err, sizeof(err));
-	ck_assert_msg(v, "not JSON (%s): %s", err, line);
+	assert_true(v, "not JSON (%s): %s", err, line);
 	return v;
 }
 
@@ -445,32 +446,38 @@ UIRQ_TEST(json, one_record_per_report_and_a_summary, .timeout = 30)
 	assert_one_report(r, CIRCULAR);
 	assert_exit(r, 0);
 	text = read_and_unlink(path);
-	ck_assert_int_eq(count(text, "\n"), 2);
+	assert_eq(count(text, "\n"), 2);
 	rep = json_line(text, 0);
-	ck_assert_str_eq(jstr(rep, "kind"), "circular");
-	ck_assert_str_eq(jstr(rep, "headline"), CIRCULAR);
+	assert_str_eq(jstr(rep, "kind"), "circular");
+	assert_str_eq(jstr(rep, "headline"), CIRCULAR);
 	locks = json_get(rep, "locks");
-	ck_assert_msg(locks && locks->type == J_ARR && locks->n == 2, "locks");
-	ck_assert_str_eq(jstr(&locks->kids[0], "role"), "acquiring");
-	ck_assert_str_eq(jstr(&locks->kids[0], "name"), "&a");
-	ck_assert_str_eq(jstr(&locks->kids[0], "site.function"), "b_then_a");
-	ck_assert_msg(strstr(jstr(&locks->kids[0], "site.file"), "abba.c"), "site.file: %s",
+	assert_true(locks, "locks");
+	assert_eq(locks->type, J_ARR, "locks");
+	assert_eq(locks->n, 2, "locks");
+	assert_str_eq(jstr(&locks->kids[0], "role"), "acquiring");
+	assert_str_eq(jstr(&locks->kids[0], "name"), "&a");
+	assert_str_eq(jstr(&locks->kids[0], "site.function"), "b_then_a");
+	assert_true(strstr(jstr(&locks->kids[0], "site.file"), "abba.c"), "site.file: %s",
 		      jstr(&locks->kids[0], "site.file"));
-	ck_assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
-	ck_assert_str_eq(jstr(&locks->kids[1], "name"), "&b");
+	assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
+	assert_str_eq(jstr(&locks->kids[1], "name"), "&b");
 	chain = json_get(rep, "chain");
-	ck_assert_msg(chain && chain->type == J_ARR && chain->n == 1, "chain");
-	ck_assert_str_eq(jstr(&chain->kids[0], "lock"), "&b");
-	ck_assert_str_eq(jstr(&chain->kids[0], "while_holding"), "&a");
-	ck_assert_str_eq(jstr(&chain->kids[0], "site.function"), "a_then_b");
+	assert_true(chain, "chain");
+	assert_eq(chain->type, J_ARR, "chain");
+	assert_eq(chain->n, 1, "chain");
+	assert_str_eq(jstr(&chain->kids[0], "lock"), "&b");
+	assert_str_eq(jstr(&chain->kids[0], "while_holding"), "&a");
+	assert_str_eq(jstr(&chain->kids[0], "site.function"), "a_then_b");
 	bt = json_get(rep, "backtrace");
-	ck_assert_msg(bt && bt->type == J_ARR && bt->n >= 1, "backtrace");
-	ck_assert_str_eq(jstr(&bt->kids[0], "function"), "b_then_a");
-	ck_assert_msg(strstr(jstr(rep, "text"), "*** DEADLOCK ***"), "text");
+	assert_true(bt, "backtrace");
+	assert_eq(bt->type, J_ARR, "backtrace");
+	assert_ge(bt->n, 1, "backtrace");
+	assert_str_eq(jstr(&bt->kids[0], "function"), "b_then_a");
+	assert_true(strstr(jstr(rep, "text"), "*** DEADLOCK ***"), "text");
 	sum = json_line(text, 1);
-	ck_assert_str_eq(jstr(sum, "kind"), "summary");
-	ck_assert_int_eq((int)json_get(sum, "reports")->num, 1);
-	ck_assert_int_eq((int)json_path(sum, "by_kind.circular")->num, 1);
+	assert_str_eq(jstr(sum, "kind"), "summary");
+	assert_eq((int)json_get(sum, "reports")->num, 1);
+	assert_eq((int)json_path(sum, "by_kind.circular")->num, 1);
 	json_free(rep);
 	json_free(sum);
 	run_free(&r);
@@ -622,7 +629,8 @@ static double jnum(const struct jval *v, const char *key)
 {
 	const struct jval *m = json_get(v, key);
 
-	ck_assert_msg(m && m->type == J_NUM, "no number %s", key);
+	assert_true(m, "no number %s", key);
+	assert_eq(m->type, J_NUM, "no number %s", key);
 	return m->num;
 }
 
@@ -642,19 +650,22 @@ UIRQ_TEST(stat, contention_waits_and_holds, .timeout = 30)
 	busy = stat_record(text, "&busy");
 	quiet = stat_record(text, "&quiet");
 	/* exact counts; contention as often as the other thread asked, at most */
-	ck_assert_int_eq((int)jnum(busy, "acquired"), 10);
-	ck_assert_int_eq((int)jnum(quiet, "acquired"), 1000);
-	ck_assert_int_eq((int)jnum(quiet, "contended"), 0);
-	ck_assert_int_ge((int)jnum(busy, "contended"), 1);
-	ck_assert_int_le((int)jnum(busy, "contended"), 5);
-	ck_assert_msg(jnum(busy, "wait_total_ns") > 0 && jnum(busy, "wait_max_ns") > 0, "no wait");
+	assert_eq((int)jnum(busy, "acquired"), 10);
+	assert_eq((int)jnum(quiet, "acquired"), 1000);
+	assert_eq((int)jnum(quiet, "contended"), 0);
+	assert_ge((int)jnum(busy, "contended"), 1);
+	assert_le((int)jnum(busy, "contended"), 5);
+	assert_gt(jnum(busy, "wait_total_ns"), 0, "no wait");
+	assert_gt(jnum(busy, "wait_max_ns"), 0, "no wait");
 	/* the holder sleeps 20 ms with it held, five times: all its holds are timed */
-	ck_assert_msg(jnum(busy, "hold_max_ns") >= 15e6, "hold max %.0f ns", jnum(busy, "hold_max_ns"));
-	ck_assert_msg(jnum(busy, "hold_total_ns") >= 5 * 15e6, "hold total %.0f ns", jnum(busy, "hold_total_ns"));
-	ck_assert_int_eq((int)jnum(busy, "holds_timed"), 10);
+	assert_ge(jnum(busy, "hold_max_ns"), 15e6, "hold max %.0f ns", jnum(busy, "hold_max_ns"));
+	assert_ge(jnum(busy, "hold_total_ns"), 5 * 15e6, "hold total %.0f ns", jnum(busy, "hold_total_ns"));
+	assert_eq((int)jnum(busy, "holds_timed"), 10);
 	sites = json_get(busy, "contended_at");
-	ck_assert_msg(sites && sites->type == J_ARR && sites->n == 1, "contending sites");
-	ck_assert_msg(strstr(jstr(&sites->kids[0], "site"), "ask+0x"), "site %s", jstr(&sites->kids[0], "site"));
+	assert_true(sites, "contending sites");
+	assert_eq(sites->type, J_ARR, "contending sites");
+	assert_eq(sites->n, 1, "contending sites");
+	assert_true(strstr(jstr(&sites->kids[0], "site"), "ask+0x"), "site %s", jstr(&sites->kids[0], "site"));
 	json_free(busy);
 	json_free(quiet);
 	run_free(&r);
@@ -796,13 +807,13 @@ UIRQ_TEST(runner, never_writes_into_the_programs_files, .timeout = 20)
 
 	assert_exit(r, 0);
 	check(r, strstr(r.err, "]: 0 reports, 1 classes, 0 dependencies\n"), "summary lost");
-	ck_assert_str_eq(read_and_unlink(path), "data\n");
+	assert_str_eq(read_and_unlink(path), "data\n");
 	run_free(&r);
 	/* with a log file, which a daemon closes too */
 	path = temp_file(NULL);
 	r = RUN(NULL, "--log", "/dev/null", prog("exit_status"), "close_all", path);
 	assert_exit(r, 0);
-	ck_assert_str_eq(read_and_unlink(path), "data\n");
+	assert_str_eq(read_and_unlink(path), "data\n");
 	run_free(&r);
 }
 
@@ -1063,14 +1074,18 @@ UIRQ_TEST(waits, json_names_the_wait_the_event_and_the_lock, .timeout = 30)
 	assert_str_eq(jstr(rep, "kind"), "wait");
 	assert_str_eq(jstr(rep, "headline"), WAIT_CYCLE);
 	locks = json_get(rep, "locks");
-	assert_true(locks && locks->type == J_ARR && locks->n == 2, "locks");
+	assert_true(locks, "locks");
+	assert_eq(locks->type, J_ARR, "locks");
+	assert_eq(locks->n, 2, "locks");
 	assert_str_eq(jstr(&locks->kids[0], "role"), "waiting on");
 	assert_str_eq(jstr(&locks->kids[0], "name"), "&sem");
 	assert_str_eq(jstr(&locks->kids[0], "site.function"), "sem_case");
 	assert_str_eq(jstr(&locks->kids[1], "role"), "holding");
 	assert_str_eq(jstr(&locks->kids[1], "name"), "&a");
 	chain = json_get(rep, "chain");
-	assert_true(chain && chain->type == J_ARR && chain->n == 2, "chain");
+	assert_true(chain, "chain");
+	assert_eq(chain->type, J_ARR, "chain");
+	assert_eq(chain->n, 2, "chain");
 	/* #1: the event depends on the lock its producer took first */
 	assert_str_eq(jstr(&chain->kids[0], "type"), "event");
 	assert_str_eq(jstr(&chain->kids[0], "op"), "sem_post");

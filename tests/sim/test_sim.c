@@ -80,7 +80,7 @@ UIRQ_TEST(sim, same_seed_same_run)
 		assert_eq(h1, h2);
 		assert_eq(n1, uirq_sim_trace_len());
 		assert_eq(strlen(a), (size_t)RING * 5 * 3);
-		assert_true(strcmp(a, b) == 0, "%s vs %s", a, b);
+		assert_str_eq(a, b);
 	}
 }
 
@@ -427,7 +427,8 @@ UIRQ_TEST(sim, stall_outside_scheduler_named, .timeout = 30)
 		got += (size_t)n;
 	buf[got] = '\0';
 	assert_eq(waitpid(pid, &status, 0), pid);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+	assert_true(WIFEXITED(status), "status %#x", status);
+	assert_eq(WEXITSTATUS(status), 0, "status %#x", status);
 	assert_true(strstr(buf, "task 1 'blocker'") && strstr(buf, "it blocks where the scheduler cannot see it"),
 		    "%s", buf);
 	assert_true(strstr(buf, "kernel state S"), "%s", buf);

@@ -82,7 +82,8 @@ UIRQ_TEST(simlines, eventfd_line_runs_and_replays, .timeout = 60)
 	assert_eq(a.events, RAISES, "events %lu", a.events);
 	assert_gt(a.hard, 0);
 	/* ONESHOT is dropped (the chip is oneshot-safe): wake-ups while the thread runs coalesce, as the kernel's do. */
-	assert_true(a.threaded >= 1 && a.threaded <= a.hard, "threaded %lu, hard %lu", a.threaded, a.hard);
+	assert_ge(a.threaded, 1, "threaded %lu, hard %lu", a.threaded, a.hard);
+	assert_le(a.threaded, a.hard, "threaded %lu, hard %lu", a.threaded, a.hard);
 	assert_eq(a.hash, b.hash, "seed 7 twice: %016llx %016llx", (unsigned long long)a.hash,
 		  (unsigned long long)b.hash);
 	assert_eq(a.steps, b.steps);

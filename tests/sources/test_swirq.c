@@ -86,7 +86,9 @@ SIM_TEST(swirq, level_asserted_runs_handler_once, begin, teardown, .timeout = 20
 
 	assert_eq(st.asserts, 1);
 	assert_eq(st.raises, 1);
-	assert_true(st.acks >= 1 && st.masks >= 1 && st.unmasks >= 2, "level flow: mask+ack, unmask");
+	assert_ge(st.acks, 1, "level flow: mask+ack, unmask");
+	assert_ge(st.masks, 1, "level flow: mask+ack, unmask");
+	assert_ge(st.unmasks, 2, "level flow: mask+ack, unmask");
 	assert_false(st.masked);
 	assert_eq(uirq_kstat_irqs(irq), 1);
 	assert_str_eq(uirq_free_irq(irq, (void *)3), "lvl");

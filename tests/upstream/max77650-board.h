@@ -236,8 +236,9 @@ static const char *key_values(void)
 		if (evs[i].type != EV_KEY)
 			continue;
 		assert_eq(evs[i].code, KEY_POWER);
-		assert_true(i + 1 < nev && evs[i + 1].type == EV_SYN && evs[i + 1].code == SYN_REPORT,
-			    "key event %zu not followed by SYN_REPORT", k);
+		assert_lt(i + 1, nev, "key event %zu not followed by SYN_REPORT", k);
+		assert_eq(evs[i + 1].type, EV_SYN, "key event %zu not followed by SYN_REPORT", k);
+		assert_eq(evs[i + 1].code, SYN_REPORT, "key event %zu not followed by SYN_REPORT", k);
 		out[k++] = (char)('0' + evs[i].value);
 	}
 	out[k] = '\0';

@@ -147,8 +147,9 @@ static int keys(int *out, int max)
 	for (int i = 0; i < t.nev; i++) {
 		if (t.ev[i].type != EV_KEY)
 			continue;
-		assert_true(i > 0 && t.ev[i - 1].type == EV_MSC && t.ev[i - 1].code == MSC_SCAN,
-			    "key event %d without its scan code", k);
+		assert_gt(i, 0, "key event %d without its scan code", k);
+		assert_eq(t.ev[i - 1].type, EV_MSC, "key event %d without its scan code", k);
+		assert_eq(t.ev[i - 1].code, MSC_SCAN, "key event %d without its scan code", k);
 		if (k < max)
 			out[k] = t.ev[i].code * 2 + t.ev[i].value;
 		k++;

@@ -253,7 +253,8 @@ static void press_cycles(char *argv[], void (*raise)(struct daemon *d), const ch
 
 	assert_eq(kill(d.pid, SIGTERM), 0);
 	status = finish(&d);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_true(WIFEXITED(status), "status %#x; stderr: %s", status, d.errtext);
+	assert_eq(WEXITSTATUS(status), 0, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.text, "stopped: 400 interrupts claimed, 0 refused"), "%s", d.text);
 	assert_not_null(strstr(d.text, stopped), "%s", d.text);
 	assert_not_null(strstr(d.text, "uinput write errors 0; lockdep reports 0"), "%s", d.text);
@@ -356,7 +357,8 @@ UIRQ_TEST(vm_pwrbutton, stdout_output_and_sigint, .timeout = 120)
 	assert_true(await_text(&d, "SYN_REPORT", 20000), "stdout: %s", d.text);
 	assert_eq(kill(d.pid, SIGINT), 0);
 	status = finish(&d);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_true(WIFEXITED(status), "status %#x; stderr: %s", status, d.errtext);
+	assert_eq(WEXITSTATUS(status), 0, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.text, "Interrupt: stopped: 1 interrupts claimed"), "%s", d.text);
 	close(i2c);
 }
@@ -480,7 +482,8 @@ UIRQ_TEST(vm_pwrbutton, gpio_presses_arrive_once_in_order, .timeout = 300)
 
 	assert_eq(kill(d.pid, SIGTERM), 0);
 	status = finish(&d);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_true(WIFEXITED(status), "status %#x; stderr: %s", status, d.errtext);
+	assert_eq(WEXITSTATUS(status), 0, "status %#x; stderr: %s", status, d.errtext);
 	/* Each edge one interrupt, one report: none lost by the kernel, none merged. */
 	assert_not_null(strstr(d.text, "stopped: 400 edges reported, 0 without an event; "
 				       "GPIO events 200 rising, 200 falling, 0 lost, 0 merged;"), "%s", d.text);
@@ -510,7 +513,8 @@ UIRQ_TEST(vm_pwrbutton, gpio_active_low_on_stdout, .timeout = 120)
 	assert_true(await_text(&d, "code 116 (KEY_POWER), value 0", 20000), "stdout: %s", d.text);
 	assert_eq(kill(d.pid, SIGINT), 0);
 	status = finish(&d);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x; stderr: %s", status, d.errtext);
+	assert_true(WIFEXITED(status), "status %#x; stderr: %s", status, d.errtext);
+	assert_eq(WEXITSTATUS(status), 0, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.text, "stopped: 2 edges reported"), "%s", d.text);
 	assert_eq(vm_gpio_pull(6, 0), 0);
 }
@@ -535,7 +539,8 @@ UIRQ_TEST(vm_pwrbutton, gpio_stdout_reader_gone_exits_1, .timeout = 120)
 	d.out = open("/dev/null", O_RDONLY);	/* finish() drains and closes it */
 	assert_eq(vm_gpio_pull(5, 1), 0);
 	status = finish(&d);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x; stderr: %s", status, d.errtext);
+	assert_true(WIFEXITED(status), "status %#x; stderr: %s", status, d.errtext);
+	assert_eq(WEXITSTATUS(status), 1, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.errtext, "writing to standard output failed: Broken pipe"), "%s", d.errtext);
 	assert_eq(vm_gpio_pull(5, 0), 0);
 
@@ -547,7 +552,8 @@ UIRQ_TEST(vm_pwrbutton, gpio_stdout_reader_gone_exits_1, .timeout = 120)
 	spawn_out(&d, p[1], argv);
 	close(p[1]);
 	status = finish(&d);
-	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %#x; stderr: %s", status, d.errtext);
+	assert_true(WIFEXITED(status), "status %#x; stderr: %s", status, d.errtext);
+	assert_eq(WEXITSTATUS(status), 1, "status %#x; stderr: %s", status, d.errtext);
 	assert_not_null(strstr(d.errtext, "writing to standard output failed: Broken pipe"), "%s", d.errtext);
 }
 

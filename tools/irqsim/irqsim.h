@@ -232,7 +232,8 @@ void report_log_line(const struct irqsim_run *r, uint64_t t_ns, const char *msg)
 
 /* json.c */
 void json_string(FILE *f, const char *s);
-void json_print(FILE *f, const struct irqsim_run *r);
+/* The run as JSON; exit_status is the verdict the caller had from irqsim_verdict(). */
+void json_print(FILE *f, const struct irqsim_run *r, int exit_status);
 
 /* trace.c: Chrome trace-event recording (hooks) and output. */
 /* Open (create, truncate) the file before the run, so a bad path fails at once; 0 or -errno. */

@@ -522,11 +522,11 @@ static int run_scenario(const struct irqsim_opts *o)
 	out_release();
 	if (r.stopped_line)
 		fprintf(stderr, "irqsim: stopped at %s:%u by %s\n", r.sc.name, r.stopped_line, irqsim_stop_cause());
+	status = irqsim_verdict(&r);
 	if (o->json)
-		json_print(stdout, &r);
+		json_print(stdout, &r, status);
 	else if (!r.setup_failed)
 		report_print(stdout, &r);
-	status = irqsim_verdict(&r);
 	/* Its schedule and outcome written, a --replay run checked against its file (schedule.c). */
 	if (o->seeded)
 		status = schedule_finish(&r, status);

@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../lockdep/lockdep_symbols.h"
+#include "../../lib/symbolize.h"
 #include "../sim-strategy.h"
 #include "explore.h"
 #include "schedule.h"
@@ -230,9 +230,9 @@ static void locate(void *const *frames, unsigned int n, char *buf, size_t len)
 
 	buf[0] = 0;
 	for (unsigned int i = 0; i < n && shown < 2; i++) {
-		struct lockdep_sym s;
+		struct uirq_sym s;
 
-		if (!lockdep_sym_code((unsigned long)frames[i], false, &s) || !s.file || !s.line)
+		if (!uirq_sym_code((unsigned long)frames[i], false, &s) || !s.file || !s.line)
 			continue;
 		const char *file = short_path(s.file);
 

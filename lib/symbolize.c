@@ -47,7 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lockdep_symbols.h"
+#include "symbolize.h"
 
 /* The libdwfl calls used, resolved from libdw.so.1 at the first call. */
 static struct {
@@ -90,7 +90,7 @@ static struct {
 static struct sym_cached {
 	Dwfl_Module *mod;
 	unsigned long ip, addr, gen;
-	struct lockdep_sym sym;
+	struct uirq_sym sym;
 } sym_cache[SYM_CACHE];
 static unsigned char sym_cache_last[SYM_CACHE / 2];
 
@@ -345,7 +345,7 @@ static const char *base_name(const char *path)
 }
 
 /* Copy s into out's storage; one too long keeps its tail if tail (a path's file name). */
-static char *sym_put(struct lockdep_sym *out, size_t *used, const char *s, bool tail)
+static char *sym_put(struct uirq_sym *out, size_t *used, const char *s, bool tail)
 {
 	size_t room = sizeof(out->store) - *used, n = strlen(s);
 	char *dst = out->store + *used;
@@ -388,7 +388,7 @@ static const char *sym_line_by_cu(Dwfl_Module *mod, unsigned long addr, int *lin
 }
 
 /* Copy a symbolized frame, its strings pointing into the copy's own store. */
-static void sym_copy(struct lockdep_sym *to, const struct lockdep_sym *from)
+static void sym_copy(struct uirq_sym *to, const struct uirq_sym *from)
 {
 	const char **fields[] = { &to->func, &to->file, &to->module };
 
@@ -398,7 +398,7 @@ static void sym_copy(struct lockdep_sym *to, const struct lockdep_sym *from)
 			*fields[i] = to->store + (*fields[i] - from->store);
 }
 
-static bool sym_code_dwfl(unsigned long ip, unsigned long addr, struct lockdep_sym *out,
+static bool sym_code_dwfl(unsigned long ip, unsigned long addr, struct uirq_sym *out,
 			  size_t *used)
 {
 	Dwfl_Module *mod = sym_module(addr);
@@ -458,7 +458,7 @@ static bool sym_code_dwfl(unsigned long ip, unsigned long addr, struct lockdep_s
 }
 
 /* dladdr() quality: exported symbols only, and no line. */
-static bool sym_code_dladdr(unsigned long ip, unsigned long addr, struct lockdep_sym *out,
+static bool sym_code_dladdr(unsigned long ip, unsigned long addr, struct uirq_sym *out,
 			    size_t *used)
 {
 	struct link_map *map = NULL;
@@ -478,7 +478,9 @@ static bool sym_code_dladdr(unsigned long ip, unsigned long addr, struct lockdep
 	return true;
 }
 
-bool lockdep_sym_code(unsigned long ip, bool exact, struct lockdep_sym *out)
+__thread bool uirq_sym_dladdr_only;
+
+bool uirq_sym_code(unsigned long ip, bool exact, struct uirq_sym *out)
 {
 	/* a return address may be the first byte of the next function or line */
 	unsigned long addr = exact ? ip : ip - 1;
@@ -486,14 +488,14 @@ bool lockdep_sym_code(unsigned long ip, bool exact, struct lockdep_sym *out)
 	size_t used = 0;
 	bool ok = false;
 
-	memset(out, 0, offsetof(struct lockdep_sym, store));
+	memset(out, 0, offsetof(struct uirq_sym, store));
 	if (ip >= 2) {
-		if (sym_lock()) {
+		if (!uirq_sym_dladdr_only && sym_lock()) {
 			ok = sym_code_dwfl(ip, addr, out, &used);
 			sym_unlock();
 		}
 		if (!ok) {
-			memset(out, 0, offsetof(struct lockdep_sym, store));
+			memset(out, 0, offsetof(struct uirq_sym, store));
 			used = 0;
 			ok = sym_code_dladdr(ip, addr, out, &used);
 		}
@@ -538,7 +540,7 @@ static bool sym_data_dladdr(unsigned long addr, char *buf, size_t len)
 	return true;
 }
 
-bool lockdep_sym_data(unsigned long addr, char *buf, size_t len)
+bool uirq_sym_data(unsigned long addr, char *buf, size_t len)
 {
 	int saved = errno;
 	bool ok = false;
@@ -547,7 +549,7 @@ bool lockdep_sym_data(unsigned long addr, char *buf, size_t len)
 		return false;
 	buf[0] = '\0';
 	if (addr >= 2) {
-		if (sym_lock()) {
+		if (!uirq_sym_dladdr_only && sym_lock()) {
 			ok = sym_data_dwfl(addr, buf, len);
 			sym_unlock();
 		}
@@ -558,11 +560,11 @@ bool lockdep_sym_data(unsigned long addr, char *buf, size_t len)
 	return ok;
 }
 
-int lockdep_sym_format(unsigned long ip, bool exact, char *buf, size_t len)
+int uirq_sym_format(unsigned long ip, bool exact, char *buf, size_t len)
 {
-	struct lockdep_sym s;
+	struct uirq_sym s;
 
-	if (!lockdep_sym_code(ip, exact, &s))
+	if (!uirq_sym_code(ip, exact, &s))
 		return snprintf(buf, len, "0x%lx", ip);
 	if (!s.func)
 		return snprintf(buf, len, "%s+0x%lx", s.module, s.module_off);
