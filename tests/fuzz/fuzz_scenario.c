@@ -3,7 +3,7 @@
  * libFuzzer target: the irqsim scenario parser (tools/irqsim/scenario.c).
  *
  * Any text either parses into actions that respect every documented limit
- * (README.md, "SCENARIO FORMAT"), or is refused with "NAME:LINE:COL:
+ * (docs/irqsim.1, SCENARIO FORMAT), or is refused with "NAME:LINE:COL:
  * expected ..." naming a line and column that exist in the text, and an
  * empty scenario.  Never a crash, a leak (LSan) or a hang (-timeout).
  * Inputs with a NUL byte also go through scenario_load(), which must refuse

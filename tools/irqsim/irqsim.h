@@ -21,7 +21,7 @@
 #include "uirq/lockdep.h"
 #include "uirq/sim.h"
 
-/* Exit statuses (README.md, EXIT STATUS). */
+/* Exit statuses (docs/irqsim.1, EXIT STATUS). */
 enum { IRQSIM_EXIT_CLEAN = 0, IRQSIM_EXIT_PROBLEMS = 1, IRQSIM_EXIT_USAGE = 2 };
 
 struct watchdog;

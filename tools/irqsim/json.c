@@ -2,7 +2,7 @@
 /*
  * --json: the run as one JSON object on stdout, for scripts and tests.
  * Times are microseconds since the board came up (the run's t0), as the
- * human output shows them.  Keys are stable; README.md lists them.  It
+ * human output shows them.  Keys are stable; docs/irqsim.1 (--json) lists them.  It
  * only writes: the verdict (exit_status) is the judge's (judge.c), which
  * the caller passes in.
  */

@@ -64,7 +64,7 @@ static void usage(FILE *f)
 		"Exit status: 0 clean, 1 a lockdep or might_sleep report, the watchdog fired, an output\n"
 		"could not be written or (--explore) a seed failed, 2 bad usage or scenario, 130 stopped by\n"
 		"SIGINT (143 SIGTERM) after printing the summary so far; --replay of a schedule that is not\n"
-		"this run's: 2.  See README.md, section irqsim.\n");
+		"this run's: 2.  See irqsim(1): man -l docs/irqsim.1 in the source tree.\n");
 }
 
 static void list_scenarios(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * irqsim scenarios: a line-oriented list of timed actions (README.md,
+ * irqsim scenarios: a line-oriented list of timed actions (docs/irqsim.1,
  * "SCENARIO FORMAT").  The parser knows nothing of the board, so it can be
  * tested alone; it checks everything that can be checked from the text, so
  * that a run never starts on a scenario that would fail half-way.
