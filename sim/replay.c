@@ -41,6 +41,7 @@ static struct uirq_sim_preemption *rec;		/* the run's own preemptions */
 static size_t rec_n, rec_cap;
 
 static bool stacks;
+bool uirq_sim_recording;	/* uirq_sim_set_record(): off, a run pays no canonical choice nor record */
 struct where {
 	unsigned int n;
 	void *f[UIRQ_SIM_FRAMES];
@@ -97,6 +98,11 @@ const struct uirq_sim_preemption *uirq_sim_preemptions(size_t *n)
 void uirq_sim_set_record_stacks(bool on)
 {
 	stacks = on;
+}
+
+void uirq_sim_set_record(bool on)
+{
+	uirq_sim_recording = on;
 }
 
 void uirq_sim_replay_reset(void)
@@ -205,7 +211,7 @@ void uirq_sim_where(struct uirq_sim_task *me)
 
 void uirq_sim_record(struct uirq_sim_task *me, struct uirq_sim_task *canon, struct uirq_sim_task *next)
 {
-	if (next == canon)
+	if (!uirq_sim_recording || next == canon)
 		return;
 	if (rec_n == rec_cap) {
 		rec_cap = rec_cap ? 2 * rec_cap : 64;

@@ -21,6 +21,8 @@ struct uirq_sim_task *uirq_sim_replay_pick(struct uirq_sim_task *me, struct uirq
 void uirq_sim_where(struct uirq_sim_task *me);
 /* After the decision (any strategy): a preemption when next is not canon. */
 void uirq_sim_record(struct uirq_sim_task *me, struct uirq_sim_task *canon, struct uirq_sim_task *next);
+/* The preemptions are recorded (uirq_sim_set_record()): the canonical choice is computed only then, and when replaying. */
+extern bool uirq_sim_recording;
 /* At the start: nothing recorded, the schedule from its first preemption. */
 void uirq_sim_replay_reset(void);
 

@@ -220,7 +220,8 @@ size_t uirq_sim_trace_len(void);
  * or spins in a yield - the first runnable task after it in id order, round
  * the end back to task 0, and only then itself.  Every decision any
  * strategy takes that differs from it is a preemption of the run, recorded
- * whatever the strategy (uirq_sim_preemptions()); the decisions that match
+ * whatever the strategy when asked (uirq_sim_set_record(),
+ * uirq_sim_preemptions()); the decisions that match
  * it are not.  The preemptions alone, given back to UIRQ_SIM_REPLAY, make
  * the same run: same decisions, same trace hash.
  */
@@ -267,7 +268,13 @@ int uirq_sim_set_schedule(const struct uirq_sim_preemption *p, size_t n, unsigne
 size_t uirq_sim_schedule_applied(void);
 /* The preemptions of the run (running or last run) and their count; valid until the next start. */
 const struct uirq_sim_preemption *uirq_sim_preemptions(size_t *n);
-/* Record the stacks in uirq_sim_preemptions() (a backtrace at every decision: slower); before the start. */
+/*
+ * Record the run's preemptions for uirq_sim_preemptions() (off by default:
+ * measuring every decision against the canonical choice costs about a
+ * fifth of a busy run's time); before the start.
+ */
+void uirq_sim_set_record(bool on);
+/* Record the stacks in uirq_sim_preemptions() too (a backtrace at every decision: slower); before the start. */
 void uirq_sim_set_record_stacks(bool on);
 
 /* The deadlock's description (one line per task: id, name, state, what it waits on), or "". */

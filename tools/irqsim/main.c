@@ -608,6 +608,7 @@ int main(int argc, char **argv)
 		if (o.replay_file)
 			status = load_replay(&o, &replay);
 		/* Where each preemption happened: a backtrace at every decision, for a person's copy only. */
+		uirq_sim_set_record(o.schedule_out != NULL);
 		uirq_sim_set_record_stacks(o.schedule_out && o.schedule_stacks);
 		if (status < 0)
 			status = o.explore || o.shrink ? explore_scenario(&o) : run_scenario(&o);
