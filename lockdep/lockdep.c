@@ -92,7 +92,7 @@ static void fork_child(void)
 		tasks = self;
 		self->tid = (int)gettid();
 	}
-	__atomic_store_n(&tasks_lock.word, 0, __ATOMIC_RELEASE);
+	atomic_store_explicit(&tasks_lock.word, 0, memory_order_release);
 	classes_fork_child();
 	graph_lock_atfork_child();
 }
