@@ -14,7 +14,6 @@
  * part of the locking the validator judges, and must not be a pthread call
  * the lockdep preload library (which has this file too) interposes.
  */
-#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,10 +25,18 @@ static atomic_flag log_busy = ATOMIC_FLAG_INIT;
 static uirq_log_sink_t log_sink;
 static void *log_sink_arg;
 
+/*
+ * uirq_backoff(), not sched_yield(): in the deterministic mode every task
+ * shares one thread, and a task that spun there while the holder was
+ * switched out (a sink that waits on uirq's primitives) would spin for
+ * ever; the back-off is the scheduler's yield there.
+ */
 static void log_lock(void)
 {
+	unsigned int round = 0;
+
 	while (atomic_flag_test_and_set_explicit(&log_busy, memory_order_acquire))
-		sched_yield();
+		uirq_backoff(&round);
 }
 
 static void log_unlock(void)

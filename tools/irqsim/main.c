@@ -489,11 +489,14 @@ static int run_scenario(const struct irqsim_opts *o)
 		fprintf(stderr, "irqsim: cannot start the signal thread\n");
 		return IRQSIM_EXIT_PROBLEMS;
 	}
-	if (read_scenario(&r, &wd))
+	if (read_scenario(&r, &wd)) {
+		watchdog_stop(&wd);
 		return IRQSIM_EXIT_USAGE;
+	}
 	/* Before the run, not after it: a path that cannot be written fails before anything runs. */
 	if (o->trace_file && (err = trace_open(o->trace_file))) {
 		fprintf(stderr, "irqsim: --trace %s: %s\n", o->trace_file, strerror(-err));
+		watchdog_stop(&wd);
 		scenario_free(&r.sc);
 		return IRQSIM_EXIT_PROBLEMS;
 	}

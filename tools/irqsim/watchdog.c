@@ -2,7 +2,9 @@
 /* The run's watchdog (watchdog.h says why it ends the process). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,9 +87,31 @@ static void *wd_main(void *arg)
 	return NULL;
 }
 
+/*
+ * A struct watchdog lives in its caller's frame and its thread reads it
+ * until watchdog_stop(): a path out of the run that skips the stop leaves
+ * the thread reading a frame that is gone (under ASan that was a report
+ * racing the exit-time leak check, and a hang).  Every exit checks it, so
+ * such a path fails every time rather than now and then.
+ */
+static atomic_int watchdogs_running;
+
+static void check_stopped(void)
+{
+	if (atomic_load(&watchdogs_running)) {
+		fprintf(stderr, "irqsim: internal error: the process is exiting with its watchdog running\n");
+		abort();
+	}
+}
+
 void watchdog_start(struct watchdog *wd, struct irqsim_run *r, double timeout_s)
 {
+	static atomic_flag registered = ATOMIC_FLAG_INIT;
 	pthread_condattr_t ca;
+
+	if (!atomic_flag_test_and_set(&registered))
+		atexit(check_stopped);
+	atomic_fetch_add(&watchdogs_running, 1);
 
 	wd->r = r;
 	wd->phase = "starting";
@@ -142,4 +166,5 @@ void watchdog_stop(struct watchdog *wd)
 		pthread_join(wd->thread, NULL);
 	pthread_cond_destroy(&wd->cond);
 	pthread_mutex_destroy(&wd->lock);
+	atomic_fetch_sub(&watchdogs_running, 1);
 }
