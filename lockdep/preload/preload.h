@@ -253,15 +253,19 @@ static inline bool rec_marked(const struct lock_rec *r, void *lock, enum rec_kin
 }
 
 /* ---- the address index (table.c): lock address -> record ---- */
-struct rec_slot {
-	_Atomic uintptr_t addr;		/* 0: never used; REC_SLOT_GONE: removed */
-	struct lock_rec *rec;		/* written before addr, never changed after */
-};
-#define REC_SLOT_GONE	((uintptr_t)1)
+/*
+ * A slot is one word: the record's address, and in the 16 bits above it
+ * (user addresses from mmap() without a hint stay below 2^47) the top of
+ * the lock address's hash, so a probe reads a record only when the tags
+ * agree.  Half the size of an (address, record) pair: the index is the
+ * largest per-lock table after the records and classes themselves.
+ */
+#define REC_SLOT_GONE	((uintptr_t)1)	/* removed; 0: never used */
+#define REC_SLOT_TAG	48
 
 struct rec_index {
 	uint64_t mask;			/* slots - 1 */
-	struct rec_slot slots[];
+	_Atomic uintptr_t slots[];
 };
 extern struct rec_index *_Atomic rec_index;
 
@@ -272,25 +276,44 @@ static inline uint64_t preload_hash(uintptr_t a)
 	return h ^ (h >> 29);
 }
 
-/* The record for address a, or NULL: lock-free, one multiply and (nearly always) one probe. */
+static inline uintptr_t rec_slot_make(const struct lock_rec *r, uint64_t hash)
+{
+	return (uintptr_t)r | (uintptr_t)(hash >> REC_SLOT_TAG) << REC_SLOT_TAG;
+}
+
+/* The record of a slot that is neither free nor gone. */
+static inline struct lock_rec *rec_slot_rec(uintptr_t v)
+{
+	return (struct lock_rec *)(v & ((1ull << REC_SLOT_TAG) - 1));
+}
+
+/* Could the slot hold the record of an address of this hash? */
+static inline bool rec_slot_may_be(uintptr_t v, uint64_t hash)
+{
+	return v > REC_SLOT_GONE && !((v ^ hash) >> REC_SLOT_TAG);
+}
+
+/*
+ * The record for address a, or NULL: lock-free, one multiply and (nearly
+ * always) one probe.  A record recycled for another lock meanwhile is not
+ * ours; a table retired under our feet reads as empty.
+ */
 static ALWAYS_INLINE struct lock_rec *rec_index_find(uintptr_t a)
 {
 	const struct rec_index *ix = atomic_load_explicit(&rec_index, memory_order_acquire);
+	uint64_t h = preload_hash(a);
 
-	for (uint64_t i = preload_hash(a) & ix->mask; ; i = (i + 1) & ix->mask) {
-		uintptr_t cur = atomic_load_explicit(&ix->slots[i].addr, memory_order_acquire);
+	for (uint64_t i = h & ix->mask; ; i = (i + 1) & ix->mask) {
+		uintptr_t v = atomic_load_explicit(&ix->slots[i], memory_order_acquire);
 
-		if (cur == a) {
-			struct lock_rec *r = __atomic_load_n(&ix->slots[i].rec, __ATOMIC_RELAXED);
+		if (likely(rec_slot_may_be(v, h))) {
+			struct lock_rec *r = rec_slot_rec(v);
 
-			/*
-			 * NULL: the table was retired under our feet.  A record
-			 * recycled for another lock meanwhile is not ours.
-			 */
-			return likely(r && atomic_load_explicit(&r->addr, memory_order_relaxed) == a) ? r : NULL;
-		}
-		if (cur == 0)
+			if (likely(atomic_load_explicit(&r->addr, memory_order_relaxed) == a))
+				return r;
+		} else if (v == 0) {
 			return NULL;
+		}
 	}
 }
 

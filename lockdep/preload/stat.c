@@ -455,10 +455,10 @@ static unsigned int gather(struct lock_stat ***out)
 	for (struct tstats *ts = all_tstats; ts; ts = ts->next)
 		flush_all(ts);
 	for (uint64_t i = 0; i <= ix->mask; i++) {
-		uintptr_t a = atomic_load_explicit(&ix->slots[i].addr, memory_order_relaxed);
+		uintptr_t v = atomic_load_explicit(&ix->slots[i], memory_order_relaxed);
 
-		if (a && a != REC_SLOT_GONE)
-			preload_stat_detach(ix->slots[i].rec);
+		if (v > REC_SLOT_GONE)
+			preload_stat_detach(rec_slot_rec(v));
 	}
 	all = malloc(cap * sizeof(*all));
 	for (unsigned int b = 0; all && b < DEAD_BUCKETS; b++) {

@@ -5,10 +5,11 @@
  * line bitmap (lines.c).  And init call site -> class key (site mode).
  *
  * The index never reuses a slot within one table: a removed lock leaves a
- * mark and its slot stays dead until the table is rebuilt, so a reader that
- * matched an address reads the record that went with it.  Rebuilt tables
- * (at half load, counting the dead) are published whole; an old one is
- * retired, not unmapped: a reader still probing it reads an empty table.
+ * mark and its slot stays dead until the table is rebuilt, so a probe
+ * chain never loses a record that is in it.  Rebuilt tables (at three
+ * quarters load, counting the dead; to at most half load) are published
+ * whole; an old one is retired, not unmapped: a reader still probing it
+ * reads an empty table.
  */
 #include "preload.h"
 
@@ -20,7 +21,7 @@
 
 static union {
 	struct rec_index ix;
-	char room[sizeof(struct rec_index) + sizeof(struct rec_slot)];
+	char room[sizeof(struct rec_index) + sizeof(uintptr_t)];
 } index_empty;
 
 struct rec_index *_Atomic rec_index = &index_empty.ix;
@@ -68,25 +69,28 @@ void rec_table_exit(void)
 
 static void index_put(struct rec_index *ix, struct lock_rec *r)
 {
-	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
-	uint64_t i = preload_hash(a) & ix->mask;
+	uint64_t h = preload_hash(atomic_load_explicit(&r->addr, memory_order_relaxed)), i = h & ix->mask;
 
-	while (atomic_load_explicit(&ix->slots[i].addr, memory_order_relaxed))
+	while (atomic_load_explicit(&ix->slots[i], memory_order_relaxed))
 		i = (i + 1) & ix->mask;
-	ix->slots[i].rec = r;
-	atomic_store_explicit(&ix->slots[i].addr, a, memory_order_release);
+	atomic_store_explicit(&ix->slots[i], rec_slot_make(r, h), memory_order_release);
 }
 
-/* Room for one more slot: rebuild at half load, at twice the live records' need. */
+/*
+ * Room for one more slot: rebuild at three quarters load (linear probing's
+ * hits still take two or three probes there, and a miss is only a first
+ * acquisition), at twice the live records' need, so that a rebuild is paid
+ * for by a quarter of the table's slots claimed since the last one.
+ */
 static bool index_make_room(void)
 {
 	struct rec_index *old = atomic_load_explicit(&rec_index, memory_order_relaxed), *ix;
 	uint64_t size = old->mask + 1, nsize = INDEX_MIN;
 	size_t bytes;
 
-	if ((index_used + 1) * 2 <= size)
+	if ((index_used + 1) * 4 <= size * 3)
 		return true;
-	while (nsize < (nr_live + 1) * 4)
+	while (nsize < (nr_live + 1) * 2)
 		nsize *= 2;
 	bytes = sizeof(*ix) + nsize * sizeof(ix->slots[0]);
 	ix = lockdep_alloc(bytes);
@@ -94,10 +98,10 @@ static bool index_make_room(void)
 		return false;
 	ix->mask = nsize - 1;
 	for (uint64_t i = 0; i < size; i++) {
-		uintptr_t a = atomic_load_explicit(&old->slots[i].addr, memory_order_relaxed);
+		uintptr_t v = atomic_load_explicit(&old->slots[i], memory_order_relaxed);
 
-		if (a && a != REC_SLOT_GONE)
-			index_put(ix, old->slots[i].rec);
+		if (v > REC_SLOT_GONE)
+			index_put(ix, rec_slot_rec(v));
 	}
 	index_used = nr_live;
 	atomic_store_explicit(&rec_index, ix, memory_order_release);
@@ -130,16 +134,18 @@ struct lock_rec *rec_alloc(uintptr_t addr)
 	return r;
 }
 
-static struct rec_slot *index_slot(uintptr_t a)
+/* The slot of address a's record, or NULL (table lock held). */
+static _Atomic uintptr_t *index_slot(uintptr_t a)
 {
 	struct rec_index *ix = atomic_load_explicit(&rec_index, memory_order_relaxed);
+	uint64_t h = preload_hash(a);
 
-	for (uint64_t i = preload_hash(a) & ix->mask; ; i = (i + 1) & ix->mask) {
-		uintptr_t cur = atomic_load_explicit(&ix->slots[i].addr, memory_order_relaxed);
+	for (uint64_t i = h & ix->mask; ; i = (i + 1) & ix->mask) {
+		uintptr_t v = atomic_load_explicit(&ix->slots[i], memory_order_relaxed);
 
-		if (cur == a)
+		if (rec_slot_may_be(v, h) && atomic_load_explicit(&rec_slot_rec(v)->addr, memory_order_relaxed) == a)
 			return &ix->slots[i];
-		if (cur == 0)
+		if (v == 0)
 			return NULL;
 	}
 }
@@ -159,10 +165,10 @@ static bool line_has_lock(uintptr_t a)
 void rec_release(struct lock_rec *r)
 {
 	uintptr_t a = atomic_load_explicit(&r->addr, memory_order_relaxed);
-	struct rec_slot *slot = index_slot(a);
+	_Atomic uintptr_t *slot = index_slot(a);
 
 	if (slot)
-		atomic_store_explicit(&slot->addr, REC_SLOT_GONE, memory_order_release);
+		atomic_store_explicit(slot, REC_SLOT_GONE, memory_order_release);
 	/* a reader holding r compares r->addr with its lock: never equal from now on */
 	atomic_store_explicit(&r->addr, 0, memory_order_release);
 	atomic_store_explicit(&r->state, REC_UNBUILT, memory_order_release);
@@ -183,11 +189,11 @@ static bool walk_line(uintptr_t line, void *arg)
 	struct range_walk *w = arg;
 
 	for (uintptr_t p = line; p < line + 64; p += 4) {
-		struct rec_slot *slot;
+		_Atomic uintptr_t *slot;
 
 		if (p < w->from || p >= w->to || !(slot = index_slot(p)))
 			continue;
-		w->fn(slot->rec, w->arg);
+		w->fn(rec_slot_rec(atomic_load_explicit(slot, memory_order_relaxed)), w->arg);
 	}
 	return false;
 }
