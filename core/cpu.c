@@ -44,6 +44,7 @@
 #define POLL_START_NS	1000u
 #define POLL_MAX_NS	UIRQ_CPU_POLL_MAX_NS
 #define FD_LOOK_NS	10000u		/* longest a busy CPU goes without looking at its fds */
+#define POLL_ROUND_NS	1000000u	/* the poll mode's round between looks at the spurious poll's timer */
 
 struct uirq_cpu {
 	/* Written by raisers: one cache line. */
@@ -54,7 +55,10 @@ struct uirq_cpu {
 	atomic_int rung_core;			/* and on which host core */
 	/* The CPU's own. */
 	_Atomic(struct uirq_irq_desc *) current __attribute__((aligned(64)));	/* being handled */
-	unsigned int poll_ns;			/* the current polling window */
+	unsigned int poll_ns;			/* the current polling window (blocking mode) */
+	/* uirq_cpu_set_wait(): written by the setter, read at each idle; kept across stop and start */
+	_Atomic unsigned int wait_mode;		/* enum uirq_wait_mode */
+	_Atomic unsigned int wait_ns;		/* adaptive: how long to poll before sleeping */
 	atomic_uint nr_watches;			/* fds in epfd besides the doorbell (watch_mutex) */
 	atomic_uint nr_virt;			/* the deterministic mode's polled watches (watch_mutex) */
 	int epfd;
@@ -82,15 +86,6 @@ UIRQ_SIM_TASK_LOCAL(resending)
 static inline uint64_t now_ns(void)
 {
 	return uirq_sim_clock_ns();
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
 }
 
 int uirq_this_cpu(void)
@@ -218,6 +213,28 @@ static inline void kick_cpu(struct uirq_cpu *c)
 		atomic_store_explicit(&c->rung_core, sched_getcpu(), memory_order_relaxed);
 		ring(c);
 	}
+}
+
+int uirq_cpu_set_wait(unsigned int cpu, enum uirq_wait_mode mode, unsigned int poll_ns)
+{
+	if (cpu >= UIRQ_MAX_CPUS || (unsigned int)mode > UIRQ_WAIT_POLL || (poll_ns && mode != UIRQ_WAIT_ADAPTIVE))
+		return -EINVAL;
+	struct uirq_cpu *c = &cpus[cpu];
+
+	atomic_store(&c->wait_ns, poll_ns ? poll_ns : UIRQ_WAIT_ADAPTIVE_NS);
+	atomic_store(&c->wait_mode, (unsigned int)mode);
+	/* A sleeping CPU takes up its new mode now, not at its next interrupt. */
+	kick_cpu(c);
+	return 0;
+}
+
+int uirq_cpu_get_wait(unsigned int cpu, enum uirq_wait_mode *mode, unsigned int *poll_ns)
+{
+	if (cpu >= UIRQ_MAX_CPUS)
+		return -EINVAL;
+	*mode = (enum uirq_wait_mode)atomic_load(&cpus[cpu].wait_mode);
+	*poll_ns = *mode == UIRQ_WAIT_ADAPTIVE ? atomic_load(&cpus[cpu].wait_ns) : 0;
+	return 0;
 }
 
 int uirq_irq_raise(unsigned int irq)
@@ -619,7 +636,7 @@ static bool poll_pending(struct uirq_cpu *c, uint64_t *spent)
 			*spent = t - start;
 			return true;
 		}
-		cpu_relax();
+		uirq_pause();
 		if (!(i & 15)) {
 			t = now_ns();
 			if (t - start >= c->poll_ns) {
@@ -642,6 +659,41 @@ static inline void poll_shrink(struct uirq_cpu *c)
 	c->poll_ns /= 2;
 	if (c->poll_ns < POLL_START_NS)
 		c->poll_ns = 0;
+}
+
+static bool serve_events(struct uirq_cpu *c, const struct epoll_event *evs, int n);
+
+/*
+ * The adaptive and poll modes' idle: poll the pending queue and the fds
+ * for up to bound_ns; true if work turned up (an fd's interrupt already
+ * taken), the CPU was stopped or its mode changed.  The fds cost a system
+ * call a look (epoll_wait() with no timeout), which is the poll's latency
+ * for them; the queue costs a load.
+ */
+static bool poll_all(struct uirq_cpu *c, unsigned int mode, uint64_t bound_ns, struct epoll_event *evs)
+{
+	uint64_t start = now_ns();
+
+	for (unsigned int i = 1;; i++) {
+		if (atomic_load_explicit(&c->head, memory_order_relaxed) ||
+		    atomic_load_explicit(&c->stop, memory_order_relaxed) ||
+		    atomic_load_explicit(&c->wait_mode, memory_order_relaxed) != mode)
+			return true;
+		if (atomic_load_explicit(&c->nr_watches, memory_order_relaxed)) {
+			int n = epoll_wait(c->epfd, evs, 32, 0);
+
+			if (n > 0) {
+				serve_events(c, evs, n);
+				return true;
+			}
+		} else {
+			uirq_pause();
+			if (i & 15)
+				continue;
+		}
+		if (now_ns() - start >= bound_ns)
+			return false;
+	}
 }
 
 /* The n events epoll_wait() returned: fds become interrupts, the doorbell is drained.  True if it rang. */
@@ -700,9 +752,25 @@ static void *cpu_thread(void *arg)
 		if (atomic_load(&c->stop))
 			break;
 		uint64_t polled = 0;
+		unsigned int mode = atomic_load_explicit(&c->wait_mode, memory_order_relaxed);
 
-		if (c->poll_ns && poll_pending(c, &polled))
-			continue;	/* caught without sleeping: keep the window */
+		if (mode == UIRQ_WAIT_BLOCKING) {
+			if (c->poll_ns && poll_pending(c, &polled))
+				continue;	/* caught without sleeping: keep the window */
+		} else if (uirq_sim_current) {
+			/*
+			 * The deterministic mode's tasks share one thread: a spin
+			 * would only spin.  The poll is a scheduling point instead:
+			 * another task may raise before this CPU sleeps.
+			 */
+			uirq_sim_preempt();
+			if (atomic_load(&c->head))
+				continue;
+		} else if (poll_all(c, mode, mode == UIRQ_WAIT_POLL ? POLL_ROUND_NS :
+				    atomic_load_explicit(&c->wait_ns, memory_order_relaxed), evs)) {
+			looked = now_ns();
+			continue;
+		}
 		int timeout = -1;
 
 		if (c->index == 0 && atomic_load(&uirq_spurious_disabled_lines) > 0) {
@@ -719,6 +787,9 @@ static void *cpu_thread(void *arg)
 		} else {
 			next_poll = 0;
 		}
+		/* The poll mode never sleeps (its rounds end only for the spurious poll above). */
+		if (mode == UIRQ_WAIT_POLL && !uirq_sim_current)
+			continue;
 		atomic_store(&c->sleeping, 1);
 		if (atomic_load(&c->head) || atomic_load(&c->stop)) {
 			atomic_store(&c->sleeping, 0);

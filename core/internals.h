@@ -130,6 +130,7 @@ struct uirq_irq_desc {
 	const char *name;		/* flow handler name (/proc/interrupts) */
 	_Atomic(_Atomic unsigned int *) kstat;	/* per CPU counts, kstat_n entries (grows only) */
 	_Atomic(struct uirq_fd_watch *) watch;	/* set/cleared under watch_mutex, read lock-free (cpu.c) */
+	_Atomic uint64_t thread_wait;	/* uirq_irq_set_thread_wait(): poll bound (ns) << 8 | mode */
 	uint64_t affinity;		/* under desc->lock */
 	uirq_mutex_t request_mutex;
 	/* Written by the CPU handling the line. */

@@ -350,6 +350,51 @@ static void set_thread_fifo(struct uirq_irqaction *action)
 			    IRQ_THREAD_PRIO, strerror(err));
 }
 
+int uirq_irq_set_thread_wait(unsigned int irq, enum uirq_wait_mode mode, unsigned int poll_ns)
+{
+	struct uirq_irq_desc *desc = irq_to_desc(irq);
+
+	if (!desc || (unsigned int)mode > UIRQ_WAIT_POLL || (poll_ns && mode != UIRQ_WAIT_ADAPTIVE))
+		return -EINVAL;
+	atomic_store(&desc->thread_wait, (uint64_t)(poll_ns ? poll_ns : UIRQ_WAIT_ADAPTIVE_NS) << 8 | mode);
+	/* Threads asleep take up the mode at their next wake-up: a blocking wait is the costly one only for latency. */
+	return 0;
+}
+
+/*
+ * The adaptive and poll modes' wait for a wake: spin on the thread's flags
+ * until one of the bits the loop below acts on is set, for up to the mode's
+ * bound (the poll mode's is a round: its mode is read again after each).
+ * True if one was, without sleeping; the waker then makes no system call
+ * either, since the thread never said it was sleeping.
+ */
+#define THREAD_POLL_ROUND_NS	1000000u
+
+static bool irq_thread_poll(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
+{
+	uint64_t wait = atomic_load_explicit(&desc->thread_wait, memory_order_relaxed), start, bound;
+	unsigned int mode = (unsigned int)(wait & 0xff);
+
+	if (mode == UIRQ_WAIT_BLOCKING)
+		return false;
+	/* The deterministic mode: a scheduling point where the waker may run before the sleep. */
+	if (uirq_sim_current) {
+		uirq_sim_preempt();
+		return atomic_load(&action->thread_flags) & (IRQTF_RUNTHREAD | IRQTF_STOP | IRQTF_AFFINITY);
+	}
+	bound = mode == UIRQ_WAIT_POLL ? THREAD_POLL_ROUND_NS : wait >> 8;
+	start = uirq_sim_clock_ns();
+	for (unsigned int i = 1;; i++) {
+		if (atomic_load_explicit(&action->thread_flags, memory_order_relaxed) &
+		    (IRQTF_RUNTHREAD | IRQTF_STOP | IRQTF_AFFINITY))
+			return true;
+		uirq_pause();
+		if (!(i & 15) && uirq_sim_clock_ns() - start >= bound)
+			return mode == UIRQ_WAIT_POLL &&
+			       (atomic_load_explicit(&desc->thread_wait, memory_order_relaxed) & 0xff) == UIRQ_WAIT_POLL;
+	}
+}
+
 static int irq_wait_for_interrupt(struct uirq_irq_desc *desc, struct uirq_irqaction *action)
 {
 	for (;;) {
@@ -369,6 +414,8 @@ static int irq_wait_for_interrupt(struct uirq_irq_desc *desc, struct uirq_irqact
 			atomic_fetch_and(&action->thread_flags, ~IRQTF_RUNTHREAD);
 			return 0;
 		}
+		if (irq_thread_poll(desc, action))
+			continue;
 		if (!atomic_compare_exchange_weak(&action->thread_flags, &v, v | IRQTF_SLEEPING))
 			continue;
 		uirq_futex_wait(&action->thread_flags, v | IRQTF_SLEEPING);

@@ -15,9 +15,7 @@ void uirq_backoff(unsigned int *round)
 	}
 	if (*round < 50) {
 		(*round)++;
-#if defined(__x86_64__) || defined(__i386__)
-		__builtin_ia32_pause();
-#endif
+		uirq_pause();
 		return;
 	}
 	struct timespec ts = { 0, *round < 200 ? 20000 : 200000 };

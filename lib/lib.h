@@ -82,6 +82,16 @@ struct uirq_altstack {
 void uirq_altstack_install(struct uirq_altstack *a, size_t size, size_t min);
 void uirq_altstack_remove(struct uirq_altstack *a);
 
+/* One step of a spin: tell the core (and an SMT sibling) that this thread only waits. */
+static inline void uirq_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* Wait a little, escalating: pause, then sleep (never spin long: an RT thread would starve the one it waits for). */
 void uirq_backoff(unsigned int *round);
 

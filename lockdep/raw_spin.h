@@ -20,7 +20,7 @@ static inline void uirq_cpu_relax(unsigned int *spins)
 		return;
 	}
 	if (++*spins < 1000)
-		__builtin_ia32_pause();
+		uirq_pause();
 	else
 		sched_yield();
 }

@@ -385,6 +385,42 @@ struct uirq_cpu_config {
  */
 int uirq_cpus_start(const struct uirq_cpu_config *cfg);
 #define UIRQ_CPU_POLL_MAX_NS	8000u
+/*
+ * How a CPU waits for its next interrupt once it has none to run, and how
+ * a handler thread waits for IRQ_WAKE_THREAD - latency against CPU time:
+ *   UIRQ_WAIT_BLOCKING  (the default) sleep: no CPU time while idle; an
+ *       interrupt then costs the kernel's wake-up (epoll or futex: about
+ *       1 us on bare metal, tens of us in a VM).  A CPU first polls its
+ *       pending queue for the short self-tuned window uirq_cpus_start()
+ *       describes, which software raises alone grow.
+ *   UIRQ_WAIT_ADAPTIVE  poll for up to poll_ns before sleeping - a CPU its
+ *       pending queue and its fds (a system call a look), a thread its
+ *       wake flag - so an interrupt within that time of the last costs no
+ *       wake-up; at most poll_ns of CPU time per idle period.
+ *   UIRQ_WAIT_POLL  never sleep: the lowest latency, a host core 100 %
+ *       busy for good (pin the CPU, uirq_cpu_config.pin, and leave it a core).
+ * In the deterministic mode (uirq/sim.h) a poll is a scheduling point at
+ * which other tasks may run before the waiter sleeps, not a spin.
+ */
+enum uirq_wait_mode { UIRQ_WAIT_BLOCKING, UIRQ_WAIT_ADAPTIVE, UIRQ_WAIT_POLL };
+#define UIRQ_WAIT_ADAPTIVE_NS	50000u	/* adaptive's bound when poll_ns is 0 (bench/README.md says why) */
+/*
+ * Set CPU cpu's mode, at any time (it applies at the CPU's next idle; a
+ * sleeping CPU is woken to take it up) and before uirq_cpus_start(); kept
+ * across uirq_cpus_stop() and start.  poll_ns: adaptive's bound (0: the
+ * default); 0 for the other modes.  0, or -EINVAL (cpu at or above
+ * UIRQ_MAX_CPUS, an unknown mode, poll_ns with a mode other than adaptive).
+ */
+int uirq_cpu_set_wait(unsigned int cpu, enum uirq_wait_mode mode, unsigned int poll_ns);
+/* CPU cpu's mode and adaptive bound (0 for the other modes): 0, or -EINVAL (cpu out of range). */
+int uirq_cpu_get_wait(unsigned int cpu, enum uirq_wait_mode *mode, unsigned int *poll_ns);
+/*
+ * Set how the handler threads of line irq wait for IRQ_WAKE_THREAD, those
+ * running and those requested later, until the line's descriptor is freed.
+ * The same modes and errors as uirq_cpu_set_wait(), and -EINVAL for an irq
+ * without a descriptor.
+ */
+int uirq_irq_set_thread_wait(unsigned int irq, enum uirq_wait_mode mode, unsigned int poll_ns);
 /* Stop the CPUs after the lines they are running; lines must be freed first. */
 void uirq_cpus_stop(void);
 /* Number of CPUs running. */

@@ -308,22 +308,6 @@ static uirq_irqreturn_t pp_primary(int irq, void *dev)
 	return UIRQ_IRQ_HANDLED;
 }
 
-static long ctxt_switches(pid_t tid)
-{
-	char path[64], line[128];
-	long v = -1;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
-	FILE *f = fopen(path, "r");
-
-	assert_not_null(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 static double process_cpu_seconds(void)
 {
 	struct rusage ru;
@@ -352,14 +336,14 @@ UIRQ_TEST(core_cpu, back_to_back_raises_are_polled_idle_cpu_sleeps, .timeout = 6
 	assert_eq(uirq_request_irq(irq, pp_primary, 0, "pp", &dev_a), 0);
 	assert_eq(uirq_irq_set_affinity(irq, 0x2), 0);
 	pid_t tid = cpu_tid(1);
-	long sw0 = ctxt_switches(tid);
+	long sw0 = tc_voluntary_switches(tid);
 
 	for (int i = 1; i <= N; i++) {
 		tc_edge(irq);
 		while (atomic_load_explicit(&pp_handled, memory_order_acquire) < i)
 			;
 	}
-	long sleeps = ctxt_switches(tid) - sw0;
+	long sleeps = tc_voluntary_switches(tid) - sw0;
 
 	assert_lt(sleeps, N / 2, "the CPU slept %ld times for %d back-to-back raises", sleeps, N);
 	assert_eq(uirq_kstat_irqs_cpu(irq, 1), (unsigned long)N);

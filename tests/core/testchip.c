@@ -192,6 +192,22 @@ bool tc_wait_atomic_ge(atomic_int *v, int val, int ms)
 	return tc_wait(atomic_ge, &w, ms);
 }
 
+long tc_voluntary_switches(pid_t tid)
+{
+	char path[64], line[128];
+	long v = -1;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", (int)tid);
+	FILE *f = fopen(path, "r");
+
+	assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
 static int saved_fd = -1;
 static FILE *cap;
 static char *cap_text;

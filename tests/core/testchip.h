@@ -61,6 +61,9 @@ bool tc_wait_atomic_ge(atomic_int *v, int val, int ms);
 /* Sleep: virtual time in the mode, real time elsewhere. */
 void tc_msleep(int ms);
 
+/* The thread's voluntary context switches so far (/proc): how often it went to sleep. */
+long tc_voluntary_switches(pid_t tid);
+
 /* Capture stderr into a buffer between begin and end (the returned text stays valid until next begin). */
 void tc_capture_begin(void);
 const char *tc_capture_end(void);
