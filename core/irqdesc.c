@@ -57,6 +57,11 @@ unsigned int irq_get_nr_irqs(void)
 	return atomic_load_explicit(&nr_irqs_seen, memory_order_relaxed);
 }
 
+unsigned int uirq_irq_get_nr_irqs(void)
+{
+	return irq_get_nr_irqs();
+}
+
 static bool test_bit(unsigned int n)
 {
 	return allocated[n / (8 * sizeof(long))] & (1ul << (n % (8 * sizeof(long))));

@@ -16,6 +16,8 @@
 # take minutes or report what they did on purpose:
 #   core_cpu    (test_core) 20,000 raise/handle spin hand-offs between two
 #               pinned threads and CPU-time bounds: >150 s, timing asserts;
+#               and the poll mode's "never sleeps", which counts voluntary
+#               context switches (Valgrind's own lock makes a waiting thread sleep);
 #   core_fault  (test_core) deliberate SIGSEGV/SIGBUS/SIGFPE/SIGILL in
 #               thread_fns: Memcheck reports each fault as an invalid access
 #               and loses definedness across the recovery's siglongjmp;

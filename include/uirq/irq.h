@@ -158,6 +158,8 @@ int uirq_irq_alloc_descs(int irq, unsigned int from, unsigned int cnt);
 void uirq_irq_free_descs(unsigned int from, unsigned int cnt);
 /* The descriptor of an irq number, or NULL. */
 struct uirq_irq_desc *uirq_irq_to_desc(unsigned int irq);
+/* One more than the highest irq number ever given a descriptor (the kernel's irq_get_nr_irqs()). */
+unsigned int uirq_irq_get_nr_irqs(void);
 /* The chip data of a line (irq_data.chip_data). */
 struct uirq_irq_data *uirq_irq_get_irq_data(unsigned int irq);
 

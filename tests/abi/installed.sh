@@ -207,10 +207,10 @@ fi
 # The manuals and the systemd unit: installed, the unit naming the installed
 # daemon and not restarting after a usage error (exit 2).
 man=
-for m in man1/irqsim.1 man1/uirq-lockdep.1 man8/uirq-pwrbutton.8; do
+for m in man1/irqsim.1 man1/uirq-lockdep.1 man1/uirq-latency.1 man8/uirq-pwrbutton.8; do
 	[ -n "$(find "$dest/root" -path "*/share/man/$m")" ] || man+="$m "
 done
-expect_none "the man pages irqsim(1), uirq-lockdep(1) and uirq-pwrbutton(8) are installed" "$man"
+expect_none "the man pages irqsim(1), uirq-lockdep(1), uirq-latency(1) and uirq-pwrbutton(8) are installed" "$man"
 unit=$(find "$dest/root" -name uirq-pwrbutton.service | head -n 1)
 prefix=$(meson introspect --buildoptions "$build" |
 	python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
@@ -226,7 +226,8 @@ fi
 # $dest), loading libuirq from it when it links it, and nothing from the
 # build tree.
 printf 'hold 5ms\nwait 5ms\n' >"$dest/story.sc"
-for tool in "irqsim --seed 1 --scenario $dest/story.sc" "uirq-pwrbutton --version" "uirq-lockdep --version"; do
+for tool in "irqsim --seed 1 --scenario $dest/story.sc" "uirq-pwrbutton --version" "uirq-lockdep --version" \
+	"uirq-latency --duration 0.01 --modes poll-primary"; do
 	read -r -a cmd <<<"$tool"
 	tool=${tool//"$dest/"/}
 	bin=$(find "$dest/root" -path "*/bin/${cmd[0]}" | head -n 1)

@@ -587,6 +587,8 @@ UIRQ_TEST(irqsim, usage_errors_exit_2, .timeout = 30)
 		{ "--bus-speed", "nan", NULL }, { "--bus-speed", "1e6", NULL }, { "--bus-speed", "0x100000", NULL },
 		{ "--bus-speed", "1000.5", NULL }, { "--bus-speed", "1.0005k", NULL }, { "--bus-speed", "inf", NULL },
 		{ "--bus-speed", "999", NULL }, { "--bus-speed", "3400001", NULL }, { "--bus-speed", ".5M", NULL },
+		{ "--wait", "spin", NULL }, { "--wait", "adaptive:", NULL }, { "--wait", "adaptive:0", NULL },
+		{ "--wait", "adaptive:-5", NULL }, { "--wait", "adaptive:2000000000", NULL }, { "--wait", "pollx", NULL },
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -595,6 +597,28 @@ UIRQ_TEST(irqsim, usage_errors_exit_2, .timeout = 30)
 		assert_eq(r.status, 2, "%s %s: exit %d", bad[i][0], bad[i][1] ? bad[i][1] : "", r.status);
 		assert_true(strstr(r.err, "irqsim: "), "no message for %s", bad[i][0]);
 		result_free(&r);
+	}
+}
+
+/*
+ * The default scenario under each wait mode of the CPUs and the handler
+ * threads, seeded (where a poll is a scheduling point) and on the real
+ * scheduler: the same clean verdict, every press delivered.
+ */
+UIRQ_TEST(irqsim, wait_modes_run_the_default_scenario_clean, .timeout = 120)
+{
+	static const char *const modes[] = { "blocking", "adaptive", "adaptive:20000", "poll" };
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		for (int seeded = 0; seeded < 2; seeded++) {
+			const char *args[] = { "--wait", modes[i], seeded ? "--seed" : NULL, "7", NULL };
+			struct result r = run(args);
+
+			assert_eq(r.status, 0, "--wait %s%s: exit %d\n%s", modes[i], seeded ? " --seed 7" : "", r.status,
+				  r.err);
+			assert_true(strstr(r.out, "lockdep: no problems found"), "--wait %s:\n%s", modes[i], r.out);
+			result_free(&r);
+		}
 	}
 }
 

@@ -50,6 +50,12 @@ for addr in bogus 0000:zz:04.0 00:04.0 0000:00:20.0 0000:00:04.8 /etc/passwd; do
 done
 check 2 "--uio /etc/passwd: not a UIO device: expected /dev/uioN or uioN" \
 	--uio /etc/passwd --status 0x24 --ack 0x64 --i2c 1
+# --wait: uirq's wait modes, said what they are; a good one gets as far as the device.
+for w in spin adaptive: adaptive:0 adaptive:x pollx; do
+	check 2 "--wait $w: expected blocking (the default), adaptive[:NS]" --gpio mychip:1 --wait "$w"
+done
+check 1 "opening GPIO chip /dev/mychip: No such file or directory" --gpio mychip:1 --wait adaptive:20000
+check 1 "opening GPIO chip /dev/mychip: No such file or directory" --gpio mychip:1 --wait poll
 # The file tried, not the name given (names nobody's host has).
 check 1 "opening GPIO chip /dev/mychip: No such file or directory" --gpio mychip:1
 check 1 "opening GPIO chip /dev/gpiochip97: No such file or directory" --gpio 97:1

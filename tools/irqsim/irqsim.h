@@ -8,6 +8,7 @@
 #ifndef IRQSIM_H
 #define IRQSIM_H
 
+#include "../wait-mode.h"
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -32,6 +33,7 @@ struct irqsim_opts {
 	bool legacy;			/* the seed patch's pwrbutton */
 	const struct irqsim_drivers *drivers;	/* --drivers: own (default) or upstream (drivers.h) */
 	bool threadirqs;		/* forced threading */
+	struct tool_wait wait;		/* --wait: every CPU's and handler thread's wait mode */
 	bool json;			/* summary on stdout, no human output */
 	unsigned long bus_hz;
 	unsigned int cpus;

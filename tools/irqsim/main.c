@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"  --drivers own|upstream the project's TWL4030 drivers (default) or the kernel's unmodified\n"
 		"                        twl4030-irq.c and twl4030-pwrbutton.c (a build with -Dupstream=enabled)\n"
 		"  --threadirqs          forced threading of primary handlers (the threadirqs boot option)\n"
+		"  --wait MODE           how the uirq CPUs and handler threads wait: " TOOL_WAIT_HELP "\n"
+		"                        (in a seeded run a poll is a scheduling point)\n"
 		"  --bus-speed HZ        i2c bus speed: 100k, 400k, 2.6M, ... up to 3.4M (default 2.6M)\n"
 		"  --cpus N              uirq CPUs taking interrupts (default 1)\n"
 		"  --trace FILE          write a Chrome trace-event JSON (open it in ui.perfetto.dev)\n"
@@ -265,7 +267,7 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 {
 	enum { O_SCENARIO = 256, O_LIST, O_PRINT, O_LEGACY, O_DRIVERS, O_THREADIRQS, O_BUS, O_CPUS, O_TRACE,
 	       O_JSON, O_TIMEOUT, O_SEED, O_STRATEGY, O_EXPLORE, O_DEMO, O_HELP, O_SHRINK, O_REPLAY, O_SCHEDULE_OUT,
-	       O_RESULT_FD };
+	       O_RESULT_FD, O_WAIT };
 	static const struct option longopts[] = {
 		{ "scenario", required_argument, NULL, O_SCENARIO },
 		{ "list-scenarios", no_argument, NULL, O_LIST },
@@ -273,6 +275,7 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 		{ "legacy", no_argument, NULL, O_LEGACY },
 		{ "drivers", required_argument, NULL, O_DRIVERS },
 		{ "threadirqs", no_argument, NULL, O_THREADIRQS },
+		{ "wait", required_argument, NULL, O_WAIT },
 		{ "bus-speed", required_argument, NULL, O_BUS },
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "trace", required_argument, NULL, O_TRACE },
@@ -325,6 +328,10 @@ static int parse_args(int argc, char **argv, struct irqsim_opts *o)
 			break;
 		case O_THREADIRQS:
 			o->threadirqs = true;
+			break;
+		case O_WAIT:
+			if (tool_wait_parse(optarg, &o->wait))
+				return bad("--wait: expected " TOOL_WAIT_HELP ", got '%s'", optarg);
 			break;
 		case O_BUS:
 			if (parse_hz(optarg, &o->bus_hz))

@@ -553,6 +553,12 @@ static int setup(struct ctx *c)
 		fprintf(stderr, "irqsim: probing the %s drivers failed: %s\n", o->drivers->name, strerror(-err));
 		return -1;
 	}
+	/* Every line has its descriptor now, the drivers' threads included. */
+	err = tool_wait_apply(&o->wait);
+	if (err) {
+		fprintf(stderr, "irqsim: --wait: %s\n", strerror(-err));
+		return -1;
+	}
 	c->r->twl_base = o->drivers->irq_base(c->drivers);
 	c->r->pwron_irq = c->r->twl_base + TWL4030_PWR_IRQ_PWRON;
 	c->bound[SC_DRV_PWRBUTTON] = c->bound[SC_DRV_TWL4030] = true;

@@ -353,6 +353,9 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
 	ret = setup(&d);
+	/* Every line has its descriptor now; their threads take up the mode at their next wake. */
+	if (!ret && (ret = tool_wait_apply(&d.o.wait)))
+		ret = fail("setting --wait on", "the uirq CPU and the line", ret);
 	if (!ret) {
 		report_ready(&d);
 		while (sigwait(&stop, &sig))

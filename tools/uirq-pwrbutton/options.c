@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pci-find.h"
 #include "options.h"
 #include "uirq/sources.h"
 
@@ -37,9 +38,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: " PROG " [--profile NAME | --uio DEV --status OFF --ack OFF] [--vfio PCIDEV] [--bar N]\n"
 		"                      --i2c BUS [--addr ADDR] [--reg REG] [--bit N]\n"
-		"                      [--output uinput|stdout] [--name NAME]\n"
+		"                      [--output uinput|stdout] [--name NAME] [--wait MODE]\n"
 		"       " PROG " --gpio CHIP:LINE [--active-low] [--debounce US]\n"
-		"                      [--output uinput|stdout] [--name NAME]\n"
+		"                      [--output uinput|stdout] [--name NAME] [--wait MODE]\n"
 		"\n"
 		"A user-space power-button driver: a threaded ONESHOT interrupt on a UIO or\n"
 		"VFIO device (the primary handler checks and acknowledges the device's interrupt\n"
@@ -69,6 +70,8 @@ static void usage(FILE *f)
 		"  --debounce US     with --gpio: the kernel debounces the line for US microseconds\n"
 		"  --output OUT      uinput (default): a kernel input device; stdout: evtest's lines\n"
 		"  --name NAME       the input device's name (default uirq-pwrbutton)\n"
+		"  --wait MODE       how uirq's CPU and the handler thread wait for the interrupt:\n"
+		"                    " TOOL_WAIT_HELP "\n"
 		"  --help, --version\n");
 }
 
@@ -91,64 +94,6 @@ static long number(const char *s, long max)
 	if (!*s || *end || errno || v < 0 || v > max)
 		return -1;
 	return v;
-}
-
-static unsigned int read_hex(const char *path)
-{
-	char buf[32] = "";
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return (unsigned int)strtoul(buf, NULL, 16);
-}
-
-/* The first /dev/uioN whose PCI device has the profile's id; 0 or -ENODEV. */
-static int find_uio(const struct profile *p, char *out, size_t len)
-{
-	DIR *d = opendir("/sys/class/uio");
-	struct dirent *e;
-	int ret = -ENODEV;
-
-	if (!d)
-		return ret;
-	while (ret && (e = readdir(d))) {
-		char path[300];
-
-		if (strncmp(e->d_name, "uio", 3))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/uio/%s/device/vendor", e->d_name);
-		unsigned int vendor = read_hex(path);
-
-		snprintf(path, sizeof(path), "/sys/class/uio/%s/device/device", e->d_name);
-		if (vendor == p->vendor && read_hex(path) == p->device) {
-			snprintf(out, len, "/dev/%.16s", e->d_name);
-			ret = 0;
-		}
-	}
-	closedir(d);
-	return ret;
-}
-
-/*
- * DDDD:BB:DD.F in hex (domain, bus, device up to 1f, function up to 7), as
- * lspci -D prints it, or its folder under /sys/bus/pci/devices.
- */
-static bool pci_address(const char *s)
-{
-	static const char sysfs[] = "/sys/bus/pci/devices/", form[] = "xxxx:xx:xx.x";
-
-	if (!strncmp(s, sysfs, sizeof(sysfs) - 1))
-		s += sizeof(sysfs) - 1;
-	if (strlen(s) != sizeof(form) - 1)
-		return false;
-	for (size_t i = 0; form[i]; i++)
-		if (form[i] == 'x' ? !isxdigit((unsigned char)s[i]) : s[i] != form[i])
-			return false;
-	return strtoul(s + 8, NULL, 16) <= 0x1f && s[11] <= '7';
 }
 
 /* "CHIP:LINE" (the last colon splits: a path may hold none) into o; 0 or -1. */
@@ -184,6 +129,7 @@ static const struct option longopts[] = {
 	{ "debounce", required_argument, NULL, 'D' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "name", required_argument, NULL, 'n' },
+	{ "wait", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 },
@@ -289,6 +235,10 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 				return bad("--debounce %s: not a period in microseconds 0..1000000", optarg);
 			o->debounce_us = (unsigned int)v;
 			break;
+		case 'w':
+			if (tool_wait_parse(optarg, &o->wait))
+				return bad("--wait %s: expected " TOOL_WAIT_HELP, optarg);
+			break;
 		case 'o':
 			if (!strcmp(optarg, "uinput"))
 				o->output = OUTPUT_UINPUT;
@@ -340,7 +290,7 @@ int pwrbutton_parse(int argc, char **argv, struct pwrbutton_opts *o)
 		o->status_off = (unsigned int)status;
 	if (ack >= 0)
 		o->ack_off = (unsigned int)ack;
-	if (!o->uio[0] && !o->vfio && find_uio(prof, o->uio, sizeof(o->uio))) {
+	if (!o->uio[0] && !o->vfio && pci_find_uio(prof->vendor, prof->device, o->uio, sizeof(o->uio))) {
 		fprintf(stderr, PROG ": no UIO device for %s: bind it to a UIO driver, e.g.\n"
 			PROG ":   echo \"%04x %04x\" > /sys/bus/pci/drivers/uio_pci_generic/new_id\n",
 			prof->what, prof->vendor, prof->device);

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../wait-mode.h"
+
 enum pwrbutton_output {
 	OUTPUT_UINPUT,		/* a kernel input device through /dev/uinput */
 	OUTPUT_STDOUT,		/* evtest's lines on stdout */
@@ -27,6 +29,7 @@ struct pwrbutton_opts {
 	unsigned int debounce_us;	/* the kernel's debounce of the GPIO line, 0 for none */
 	enum pwrbutton_output output;
 	const char *name;	/* the input device's name */
+	struct tool_wait wait;	/* --wait: uirq's CPU's and the handler thread's wait mode */
 };
 
 /*
