@@ -401,6 +401,9 @@ int uirq_cpus_start(const struct uirq_cpu_config *cfg);
  *       wake-up; at most poll_ns of CPU time per idle period.
  *   UIRQ_WAIT_POLL  never sleep: the lowest latency, a host core 100 %
  *       busy for good (pin the CPU, uirq_cpu_config.pin, and leave it a core).
+ *       A handler thread runs SCHED_FIFO when permitted: polling, it keeps
+ *       anything of normal priority off its core - uirq's CPU included -
+ *       but for the kernel's real-time throttling share.
  * In the deterministic mode (uirq/sim.h) a poll is a scheduling point at
  * which other tasks may run before the waiter sleeps, not a spin.
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Run the vm-* test programs of a build inside a real kernel:  scripts/vm/test.sh BUILD_DIR
-# Takes BUILD_DIR/tests/vm/vm-* (and BUILD_DIR/tools/uirq-pwrbutton/uirq-pwrbutton when
+# Takes BUILD_DIR/tests/vm/vm-* (and the tools uirq-pwrbutton and uirq-latency when
 # built), fetches the kernel (cached), builds gpio-sim for it (cached: gpio-sim.sh), builds the initramfs, boots once under TCG and prints
 # each program's TAP and "vm: N passed, N failed".  Exit 0 only if every test passed.
 # UIRQ_VM_PROG_TIMEOUT bounds each program in the guest (s, default 300); the whole boot is
@@ -39,8 +39,9 @@ if [ ${#progs[@]} -eq 0 ]; then
 	exit 1
 fi
 bins=("${progs[@]}")
-pwr=$build/tools/uirq-pwrbutton/uirq-pwrbutton
-[ -x "$pwr" ] && bins+=("$pwr")
+for tool in uirq-pwrbutton/uirq-pwrbutton uirq-latency/uirq-latency; do
+	[ -x "$build/tools/$tool" ] && bins+=("$build/tools/$tool")
+done
 
 t0=$(now)
 kroot=$("$here/kernel.sh") || { echo "vm: no kernel"; echo "vm: 0 passed, 1 failed"; exit 1; }

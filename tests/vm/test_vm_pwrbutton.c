@@ -287,6 +287,19 @@ UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_and_sigterm_is_clean, .time
 }
 
 /*
+ * The same with uirq's CPU and the handler thread polling before they sleep
+ * (--wait adaptive): every press once, in order, and a clean stop.  Not
+ * --wait poll: the guest has one CPU, which a SCHED_FIFO thread that never
+ * sleeps would keep from everything else.
+ */
+UIRQ_TEST(vm_pwrbutton, presses_arrive_once_in_order_with_adaptive_wait, .timeout = 300)
+{
+	char *argv[] = { DAEMON, "--profile", "edu", "--i2c", STUB, "--wait", "adaptive:20000", NULL };
+
+	press_cycles(argv, raise_uio, "UIO events");
+}
+
+/*
  * The daemon's VFIO device fd, duplicated into this process (pidfd_getfd):
  * the group is one process's, and once vfio-pci has claimed the BAR for the
  * daemon, the kernel revokes sysfs mappings of it (IO_STRICT_DEVMEM).

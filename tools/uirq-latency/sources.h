@@ -30,7 +30,7 @@ struct source {
 	volatile uint32_t *bar;
 	struct uirq_vfio_dev *vfio;
 	struct uirq_irq_domain *domain;
-	int uio_fd, msi_fd;
+	int uio_fd;			/* uio: the device's config space (sysfs) */
 	char path[256];
 	/* gpio (src_gpio.c) */
 	unsigned int offset;

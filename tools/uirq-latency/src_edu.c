@@ -35,6 +35,23 @@
 #define EDU_IRQ_RAISE	0x60	/* write: OR the value into the status and interrupt */
 #define EDU_IRQ_ACK	0x64	/* write: clear those bits */
 
+/*
+ * uio_pci_generic has no irqcontrol (a write to /dev/uioN is ENOSYS): its
+ * handler sets the command register's INTx Disable bit, and the program
+ * clears it through the device's config space.  0 or -errno.
+ */
+#define PCI_COMMAND_INTX_DISABLE (1u << 10)
+
+static int uio_reenable(struct source *s)
+{
+	uint16_t cmd;
+
+	if (pread(s->uio_fd, &cmd, 2, 4) != 2)
+		return -errno;
+	cmd &= (uint16_t)~PCI_COMMAND_INTX_DISABLE;
+	return pwrite(s->uio_fd, &cmd, 2, 4) == 2 ? 0 : -errno;
+}
+
 static void edu_ack(struct source *s, bool baseline)
 {
 	uint32_t status = s->bar[EDU_IRQ_STATUS / 4];
@@ -42,10 +59,10 @@ static void edu_ack(struct source *s, bool baseline)
 	if (status)
 		s->bar[EDU_IRQ_ACK / 4] = status;
 	if (baseline && s->o->source == SRC_UIO) {
-		uint32_t count, on = 1;
+		uint32_t count;
 
-		/* the count (nothing to do with it), then the interrupt on again: uio_pci_generic's irqcontrol */
-		if (read(s->fd, &count, sizeof(count)) < 0 || write(s->fd, &on, sizeof(on)) < 0)
+		/* the count (nothing to do with it), then the interrupt on again */
+		if (read(s->fd, &count, sizeof(count)) < 0 || uio_reenable(s))
 			abort();
 	} else if (baseline) {
 		uint64_t v;
@@ -72,14 +89,12 @@ static int uio_line(struct source *s, unsigned int *irq)
 
 static int uio_fd(struct source *s)
 {
-	uint32_t on = 1;
+	int err;
 
 	s->fd = open(s->path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (s->fd < 0)
 		return -errno;
-	if (write(s->fd, &on, sizeof(on)) != sizeof(on)) {
-		int err = -errno;
-
+	if ((err = uio_reenable(s))) {
 		close(s->fd);
 		return err;
 	}
@@ -89,6 +104,7 @@ static int uio_fd(struct source *s)
 static void uio_close(struct source *s)
 {
 	munmap((void *)s->bar, 4096);
+	close(s->uio_fd);
 }
 
 static const struct source_ops uio_ops = {
@@ -218,9 +234,9 @@ int edu_open(struct source *s, const char **why)
 		*why = "no edu device (1234:11e8) behind uio_pci_generic; --device names one";
 		return -ENODEV;
 	}
-	/* The BAR through sysfs: both legs use it, uirq's line and the baseline's fd alike. */
+	/* The BAR and the config space through sysfs: both legs use them, uirq's line and the baseline alike. */
 	char res[300];
-	int fd;
+	int fd, err;
 
 	snprintf(res, sizeof(res), "/sys/class/uio/%s/device/resource0", strrchr(s->path, '/') + 1);
 	fd = open(res, O_RDWR | O_SYNC | O_CLOEXEC);
@@ -230,10 +246,19 @@ int edu_open(struct source *s, const char **why)
 	}
 	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
+	err = -errno;
 	close(fd);
 	if (p == MAP_FAILED) {
 		*why = "its BAR 0 does not map";
-		return -errno;
+		return err;
+	}
+	snprintf(res, sizeof(res), "/sys/class/uio/%s/device/config", strrchr(s->path, '/') + 1);
+	s->uio_fd = open(res, O_RDWR | O_CLOEXEC);
+	if (s->uio_fd < 0) {
+		err = -errno;
+		munmap(p, 4096);
+		*why = "its PCI config space (sysfs config) does not open";
+		return err;
 	}
 	s->bar = p;
 	return 0;
