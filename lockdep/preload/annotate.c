@@ -29,8 +29,8 @@ static void apply(struct lock_rec *r, const void *key, const char *name)
 		r->user_name = name;
 	if (key && r->map.key != key) {
 		/* the lock joins key's class: its own (if it had one) dies, as at a re-init */
-		if (r->map.key == &r->key && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
-			uirq_lockdep_unregister_key(&r->key);
+		if (r->map.key == rec_key(r) && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
+			uirq_lockdep_unregister_key(rec_key(r));
 		uirq_lockdep_init_map(&r->map, name ? name : r->name, key, 0);
 	}
 }

@@ -184,24 +184,39 @@ struct lock_rec {
 	/* Owner and depth: recursive and error-checking mutexes only; written by the holder. */
 	_Atomic uintptr_t owner;
 	unsigned int depth;
+	int fork_holder;		/* REC_FORK_HELD: that thread's id in the parent */
 	unsigned long site;		/* init call site if known, else first acquisition */
 	unsigned long destroyed_at;	/* REC_DEAD, REC_FREED: pthread_*_destroy's caller, or 0 */
-	unsigned long freed_at;		/* REC_FREED: free()'s caller */
-	bool site_is_init;
-	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
-	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
+	union {
+		unsigned long freed_at;	/* REC_FREED: free()'s caller */
+		struct lock_rec *free_next;	/* in the slab's free list (no report reads a record there) */
+	};
 	const char *user_name;		/* uirq_lock_set_name() */
 	/* a wait object's (waits.c): how it was waited on and produced, for reports */
 	const char *wait_op, *produce_op;
-	uint8_t waits;			/* WAITS_* */
-	int fork_holder;		/* REC_FORK_HELD: that thread's id in the parent */
-	bool fork_read;			/* ... and it held the lock for reading only */
 	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
-	struct uirq_lock_class_key key;
-	struct lock_rec *free_next;
-	char name[24];			/* "rwlock@0x7ffd1234abcd" */
+	uint8_t waits;			/* WAITS_* */
+	bool site_is_init;
+	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
+	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
+	bool fork_read;			/* ... and it held the lock for reading only */
+	/*
+	 * "rwlock@0x7ffd1234abcd"; its address is also the class key of the
+	 * lock's own class (rec_key()): a key is only an address, one byte a
+	 * subclass, and a record's name is its own.
+	 */
+	char name[24];
 };
+
+_Static_assert(sizeof(((struct lock_rec *)0)->name) >= sizeof(struct uirq_lock_class_key),
+	       "a record's name holds its key's subclasses");
+
+/* Not const: the register calls take keys so, and lockdep never writes through one. */
+static inline struct uirq_lock_class_key *rec_key(const struct lock_rec *r)
+{
+	return (struct uirq_lock_class_key *)(uintptr_t)r->name;
+}
 
 /* The tag of a live record of this kind that the fast paths handle. */
 #define REC_TAG(kind)	((uint64_t)REC_LIVE | (uint64_t)(kind) << 32)

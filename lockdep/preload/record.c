@@ -140,7 +140,7 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	if (site)
 		uirq_lockdep_init_map(&r->map, site->name, &site->key, 0);
 	else
-		uirq_lockdep_init_map(&r->map, r->name, &r->key, 0);
+		uirq_lockdep_init_map(&r->map, r->name, rec_key(r), 0);
 	annotate_apply_pending(r);
 	if (preload_stat)
 		preload_stat_attach(r);
@@ -156,10 +156,10 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 static void drop_identity(struct lock_rec *r)
 {
 	preload_stat_detach(r);
-	if (r->map.key == &r->key && r->had_subclass)
-		uirq_lockdep_unregister_key(&r->key);
-	else if (r->map.key == &r->key && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
-		lockdep_unregister_key_subclass0(&r->key);
+	if (r->map.key == rec_key(r) && r->had_subclass)
+		uirq_lockdep_unregister_key(rec_key(r));
+	else if (r->map.key == rec_key(r) && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
+		lockdep_unregister_key_subclass0(rec_key(r));
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 	r->had_subclass = false;
 	r->user_name = NULL;
@@ -348,7 +348,7 @@ struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned lon
 	 * engine's init would take a recycled record still on some thread's
 	 * stack (its lock freed while held) for a held lock re-initialised.
 	 */
-	r->map.key = &r->key;
+	r->map.key = rec_key(r);
 	r->map.name = r->name;
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);

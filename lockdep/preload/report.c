@@ -119,8 +119,8 @@ const struct lock_rec *preload_class_rec(const struct lock_class *class)
 
 	if (!hidden || site_of_key(key))
 		return NULL;
-	r = container_of((const struct uirq_lock_class_key *)key, struct lock_rec, key);
-	return r->map.key == &r->key ? r : NULL;
+	r = container_of(key, struct lock_rec, name);
+	return r->map.key == rec_key(r) ? r : NULL;
 }
 
 static bool class_name(const struct lock_class *class, char *buf, size_t len)
