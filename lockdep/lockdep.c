@@ -303,7 +303,7 @@ static inline void validate_chain(struct lockdep_task *t, struct held_lock *hloc
 
 static inline uint64_t hlock_chain_key(const struct held_lock *h, uint64_t prev)
 {
-	return iterate_chain_key(prev, atomic_load_explicit(&h->class->chain_id, memory_order_relaxed),
+	return iterate_chain_key(prev, lock_class_chain_id(h->class),
 				 h->flags & HL_CHAIN_MASK);
 }
 
@@ -447,7 +447,7 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 	if (uirq_irqs_disabled())
 		flags |= HL_HARDIRQS_OFF | (uirq_in_hardirq() ? HL_IRQ_CONTEXT : 0u);
 	chain_key = iterate_chain_key(t->stack[depth].chain_key,
-				      atomic_load_explicit(&class->chain_id, memory_order_relaxed),
+				      lock_class_chain_id(class),
 				      flags & HL_CHAIN_MASK);
 	/* written above the top: reports list the locks held before this one, as the kernel's do */
 	hlock = &t->stack[depth + 1];
@@ -462,7 +462,7 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 	mark_usage(t, hlock);
 	validate_chain(t, hlock, chain_key);
 	if (!trylock)
-		lockdep_wlog(t, class, atomic_load_explicit(&class->chain_id, memory_order_relaxed), flags, ip);
+		lockdep_wlog(t, class, lock_class_chain_id(class), flags, ip);
 
 	/* pushed only now */
 	t->depth = depth + 1;

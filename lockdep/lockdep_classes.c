@@ -154,7 +154,6 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 	c->after_head = c->before_head = NULL;
 	c->usage_site = NULL;
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
-	atomic_store_explicit(&c->chain_id, class_chain_id(next_class_id), memory_order_relaxed);
 	c->order = lockdep_order_first(next_class_id);
 	atomic_store_explicit(&c->id, next_class_id++, memory_order_relaxed);
 	/* key last: a lock-free reader that finds the key sees the rest */

@@ -272,10 +272,10 @@ struct lock_dep;
 
 struct lock_class {
 	_Atomic uintptr_t key;		/* key address + subclass; 0: free */
-	_Atomic uint64_t id;		/* never reused: stale chains cannot match */
-	_Atomic uint64_t chain_id;	/* class_chain_id(id) */
+	_Atomic uint64_t id;		/* never reused: stale chains cannot match (lock_class_chain_id()) */
 	_Atomic unsigned int usage_mask;
-	unsigned int subclass;
+	uint8_t subclass;		/* < UIRQ_MAX_LOCKDEP_SUBCLASSES */
+	uint8_t bfs_parent_xr[2];	/* the search's: see bfs_parent */
 	struct lock_class *_Atomic hash_next;
 	struct lock_class *free_next;
 	struct lock_dep *after_head;	/* dependencies this -> X */
@@ -284,8 +284,7 @@ struct lock_class {
 	struct lockdep_site *usage_site;
 	/* breadth-first search state, indexed by "arrived through *R only" */
 	uint64_t bfs_gen[2];
-	struct lock_dep *bfs_parent[2];	/* NULL at the root */
-	uint8_t bfs_parent_xr[2];
+	struct lock_dep *bfs_parent[2];	/* NULL at the root; bfs_parent_xr the parent's own index */
 	/* rank in the topological order (lockdep_order.c), and its search mark */
 	uint64_t order, order_gen;
 	char name[48];
@@ -546,6 +545,12 @@ static inline uint64_t class_chain_id(uint64_t id)
 	return (id << 4) ^ CHAIN_ID_SEED;
 }
 
+/* The class's part of a chain key, from its id (which a recycled class changes). */
+static inline uint64_t lock_class_chain_id(const struct lock_class *c)
+{
+	return class_chain_id(atomic_load_explicit(&c->id, memory_order_relaxed));
+}
+
 static inline uint64_t iterate_chain_key(uint64_t prev, uint64_t chain_id, unsigned int flags)
 {
 	unsigned __int128 m = (unsigned __int128)(prev ^ CHAIN_KEY_SEED) * (chain_id ^ flags);
@@ -790,7 +795,7 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	}
 	if (unlikely((atomic_load_explicit(&class->usage_mask, memory_order_acquire) & needed) != needed))
 		return false;
-	chain_id = atomic_load_explicit(&class->chain_id, memory_order_relaxed);
+	chain_id = lock_class_chain_id(class);
 	key = iterate_chain_key(t->stack[depth].chain_key, chain_id, flags & HL_CHAIN_MASK);
 	/* a trylock cannot block: it adds no dependency and is not checked */
 	if (!trylock && unlikely(!lookup_chain_cache(key)))

@@ -272,7 +272,7 @@ static void produce_one(struct lockdep_task *t, struct lock_rec *w, struct lock_
 	uint64_t chain_id = e->chain ^ read;
 	/* one key per thread: each thread's first production of the pair is noted (pair_note) */
 	uint64_t key = iterate_chain_key(iterate_chain_key(iterate_chain_key(PRODUCE_SEED,
-							  atomic_load_explicit(&wc->chain_id, memory_order_relaxed),
+							  lock_class_chain_id(wc),
 							  0),
 					 chain_id, read), class_chain_id(serial()), 0);
 	struct held_lock prev = { 0 }, next = { 0 };
@@ -281,7 +281,7 @@ static void produce_one(struct lockdep_task *t, struct lock_rec *w, struct lock_
 	if (lookup_chain_cache(key))
 		return;
 	/* the class died (its lock freed) since it was taken: its slot may be another's now */
-	if (atomic_load_explicit(&e->class->chain_id, memory_order_relaxed) != chain_id ||
+	if (lock_class_chain_id(e->class) != chain_id ||
 	    !atomic_load_explicit(&e->class->key, memory_order_relaxed))
 		return;
 	prev.class = wc;
