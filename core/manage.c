@@ -357,7 +357,7 @@ int uirq_irq_set_thread_wait(unsigned int irq, enum uirq_wait_mode mode, unsigne
 	if (!desc || (unsigned int)mode > UIRQ_WAIT_POLL || (poll_ns && mode != UIRQ_WAIT_ADAPTIVE))
 		return -EINVAL;
 	atomic_store(&desc->thread_wait, (uint64_t)(poll_ns ? poll_ns : UIRQ_WAIT_ADAPTIVE_NS) << 8 | mode);
-	/* Threads asleep take up the mode at their next wake-up: a blocking wait is the costly one only for latency. */
+	/* A thread asleep takes the new mode up after its next wake: waking it now would cost a run. */
 	return 0;
 }
 
@@ -380,7 +380,7 @@ static bool irq_thread_poll(struct uirq_irq_desc *desc, struct uirq_irqaction *a
 	/* The deterministic mode: a scheduling point where the waker may run before the sleep. */
 	if (uirq_sim_current) {
 		uirq_sim_preempt();
-		return atomic_load(&action->thread_flags) & (IRQTF_RUNTHREAD | IRQTF_STOP | IRQTF_AFFINITY);
+		return (atomic_load(&action->thread_flags) & (IRQTF_RUNTHREAD | IRQTF_STOP | IRQTF_AFFINITY)) != 0;
 	}
 	bound = mode == UIRQ_WAIT_POLL ? THREAD_POLL_ROUND_NS : wait >> 8;
 	start = uirq_sim_clock_ns();

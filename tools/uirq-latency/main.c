@@ -36,7 +36,9 @@ uint64_t lat_now(void)
 
 void lat_futex_wait(atomic_uint *w, unsigned int old)
 {
-	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
+	struct timespec ts = { 0, 100000000 };	/* the caller looks at its clock every 100 ms */
+
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, old, &ts, NULL, 0);
 }
 
 void lat_futex_wake(atomic_uint *w)
@@ -216,8 +218,16 @@ static int run_leg(const struct opts *o, struct leg *leg)
 			spin_until(lat_now() + o->interval_ns);
 		if ((err = raise_once(&run)))
 			break;
-		while (atomic_load(&run.done) == seen)
+		/* A raise nothing took in 5 s is lost, and the run says so rather than wait for ever. */
+		uint64_t lost_at = lat_now() + 5000000000ull;
+
+		while (atomic_load(&run.done) == seen && lat_now() < lost_at)
 			lat_futex_wait(&run.done, seen);
+		if (atomic_load(&run.done) == seen) {
+			fprintf(stderr, PROG ": %s: raise %u was not taken within 5 s\n", leg->name, i + 1);
+			err = -ETIMEDOUT;
+			break;
+		}
 		if (i >= 16) {
 			uint64_t t0 = atomic_load(&run.t0), t1 = atomic_load(&run.t1);
 
@@ -226,8 +236,10 @@ static int run_leg(const struct opts *o, struct leg *leg)
 				break;
 		}
 	}
-	leg->cpu_s += cpu_seconds() - c0;
-	leg->wall_s += (double)(lat_now() - start) / 1e9;
+	if (start) {
+		leg->cpu_s += cpu_seconds() - c0;
+		leg->wall_s += (double)(lat_now() - start) / 1e9;
+	}
 
 	if (leg->kind == LEG_UIRQ) {
 		uirq_free_irq(irq, &run);
