@@ -69,9 +69,6 @@ void lat_taken(struct run *r);
 struct source;
 /* Open the source for uirq (a line, irq returned) or for a baseline (an fd to wait on, or -1). */
 int source_open(const struct opts *o, struct source **out, const char **why);
-const char *source_name(const struct source *s);
-/* The baselines this source has: epoll on its fd; futex only for a source raised by a write. */
-bool source_has_futex(const struct source *s);
 /* uirq: the line's irq, made at the leg's start and destroyed at its end. */
 int source_line(struct source *s, unsigned int *irq);
 void source_line_done(struct source *s);

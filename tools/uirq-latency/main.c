@@ -292,15 +292,19 @@ static void usage(FILE *f)
 
 static const char *const mode_names[] = { "blocking", "adaptive", "poll" };
 
-static int add_leg(struct leg *legs, size_t *n, const char *name, const struct source *s)
+static const char *const source_names[] = { "eventfd", "timerfd", "uio", "vfio", "gpio" };
+
+/* Mode name into legs[*n]: 0, -1 (no such mode) or 1 (a baseline the source does not have). */
+static int add_leg(struct leg *legs, size_t *n, const char *name, enum source_kind source)
 {
 	struct leg l = { .kind = LEG_UIRQ };
 
 	if (!strcmp(name, "baseline-epoll")) {
 		l.kind = LEG_BASE_EPOLL;
-		snprintf(l.name, sizeof(l.name), "baseline-%s-epoll", source_name(s));
+		snprintf(l.name, sizeof(l.name), "baseline-%s-epoll", source_names[source]);
 	} else if (!strcmp(name, "baseline-futex")) {
-		if (!source_has_futex(s))
+		/* a futex stands for a source raised by a plain write: the eventfd's */
+		if (source != SRC_EVENTFD)
 			return 1;	/* not this source's: left out of "all", an error when named */
 		l.kind = LEG_BASE_FUTEX;
 		snprintf(l.name, sizeof(l.name), "baseline-futex");
@@ -324,10 +328,49 @@ static int add_leg(struct leg *legs, size_t *n, const char *name, const struct s
 	return 0;
 }
 
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, PROG ": ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(" PROG " --help for the options)\n");
+	return 2;
+}
+
+#define MAX_LEGS 16
+
 static const char *const all_modes[] = {
 	"baseline-epoll", "baseline-futex", "blocking-primary", "blocking-thread",
 	"adaptive-primary", "adaptive-thread", "poll-primary", "poll-thread",
 };
+
+/* --modes LIST (NULL: all the source has) into legs: 0, or a usage error's exit status (said). */
+static int parse_modes(const char *modes, enum source_kind source, struct leg *legs, size_t *n)
+{
+	char *list, *save = NULL;
+	int ret = 0;
+
+	if (!modes) {
+		for (size_t i = 0; i < sizeof(all_modes) / sizeof(all_modes[0]); i++)
+			add_leg(legs, n, all_modes[i], source);
+		return 0;
+	}
+	if (!(list = strdup(modes)))
+		return 1;
+	for (char *m = strtok_r(list, ",", &save); m && !ret; m = strtok_r(NULL, ",", &save)) {
+		int r = *n == MAX_LEGS ? -2 : add_leg(legs, n, m, source);
+
+		if (r == -2)
+			ret = usage_error("--modes %s: more than 16", modes);
+		else if (r < 0)
+			ret = usage_error("--modes: %s is not a mode (--help lists them)", m);
+		else if (r > 0)
+			ret = usage_error("--modes: %s: the source has no such baseline", m);
+	}
+	free(list);
+	if (!ret && !*n)
+		ret = usage_error("--modes %s: no mode", modes);
+	return ret;
+}
 
 static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
@@ -338,14 +381,6 @@ static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 		return false;
 	*out = strtoul(s, &end, 10);
 	return !errno && !*end && *out <= max;
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, PROG ": ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(" PROG " --help for the options)\n");
-	return 2;
 }
 
 int main(int argc, char **argv)
@@ -359,7 +394,6 @@ int main(int argc, char **argv)
 		{ "histogram", required_argument, NULL, 'H' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const source_names[] = { "eventfd", "timerfd", "uio", "vfio", "gpio" };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	struct opts o = { .duration_s = 1.0, .rounds = 1, .interval_ns = 10000, .raiser_cpu = 0,
 			  .cpu = cores > 1 ? (int)cores - 1 : -1 };
@@ -440,37 +474,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, PROG ": the raiser and uirq's CPU share core %d: the poll modes will wait for "
 				"each other's time slices (--cpu, --raiser-cpu)\n", o.cpu);
 
-	const char *why = NULL;
-	int err = source_open(&o, &src, &why);
+	struct leg legs[MAX_LEGS];
+	size_t nlegs = 0;
+	int err = parse_modes(modes, o.source, legs, &nlegs);
 
-	if (err) {
+	if (err)
+		return err;
+	const char *why = NULL;
+
+	if ((err = source_open(&o, &src, &why))) {
 		fprintf(stderr, PROG ": --source %s: %s%s%s\n", source_names[o.source], strerror(-err), why ? ": " : "",
 			why ? why : "");
 		return 1;
-	}
-
-	struct leg legs[16];
-	size_t nlegs = 0;
-
-	if (!modes) {
-		for (size_t i = 0; i < sizeof(all_modes) / sizeof(all_modes[0]); i++)
-			add_leg(legs, &nlegs, all_modes[i], src);
-	} else {
-		char *list = strdup(modes), *save = NULL;
-
-		for (char *m = strtok_r(list, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
-			if (nlegs == 16)
-				return usage_error("--modes %s: too many", modes);
-			int r = add_leg(legs, &nlegs, m, src);
-
-			if (r < 0)
-				return usage_error("--modes: %s is not a mode (--help lists them)", m);
-			if (r > 0)
-				return usage_error("--modes: %s: the source has no such baseline", m);
-		}
-		free(list);
-		if (!nlegs)
-			return usage_error("--modes %s: no mode", modes);
 	}
 
 	/* The timer slack would round the baselines' and the CPU's timed waits up by 50 us. */
@@ -479,6 +494,7 @@ int main(int argc, char **argv)
 
 	if ((err = uirq_cpus_start(&cfg))) {
 		fprintf(stderr, PROG ": starting uirq's CPU on core %d: %s\n", o.cpu, strerror(-err));
+		source_close(src);
 		return 1;
 	}
 	lat_pin(o.raiser_cpu);
@@ -499,19 +515,17 @@ int main(int argc, char **argv)
 				fprintf(stderr, PROG ": %s: %s\n", legs[i].name, strerror(-err));
 	uirq_cpus_stop();
 	source_close(src);
-	if (err)
-		return 1;
-	if (o.json)
-		legs_json(stdout, source_names[o.source], legs, nlegs);
-	else
-		legs_print(stdout, &o, source_names[o.source], legs, nlegs);
-	if (o.histogram && (err = legs_histogram(o.histogram, legs, nlegs))) {
-		fprintf(stderr, PROG ": --histogram %s: %s\n", o.histogram, strerror(-err));
-		return 1;
+	if (!err) {
+		if (o.json)
+			legs_json(stdout, source_names[o.source], legs, nlegs);
+		else
+			legs_print(stdout, &o, source_names[o.source], legs, nlegs);
+		if (o.histogram && (err = legs_histogram(o.histogram, legs, nlegs)))
+			fprintf(stderr, PROG ": --histogram %s: %s\n", o.histogram, strerror(-err));
+		else if (fflush(stdout) || ferror(stdout))
+			fprintf(stderr, PROG ": writing the output: %s\n", strerror(err = errno));
 	}
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, PROG ": writing the output: %s\n", strerror(errno));
-		return 1;
-	}
-	return 0;
+	for (size_t i = 0; i < nlegs; i++)
+		free(legs[i].ns);
+	return err ? 1 : 0;
 }

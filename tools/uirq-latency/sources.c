@@ -100,13 +100,8 @@ int source_open(const struct opts *o, struct source **out, const char **why)
 	s->fd = -1;
 	switch (o->source) {
 	case SRC_EVENTFD:
-		s->ops = &fd_ops;
-		s->name = "eventfd";
-		s->futex = true;
-		break;
 	case SRC_TIMERFD:
 		s->ops = &fd_ops;
-		s->name = "timerfd";
 		break;
 	case SRC_UIO:
 	case SRC_VFIO:
@@ -122,16 +117,6 @@ int source_open(const struct opts *o, struct source **out, const char **why)
 	}
 	*out = s;
 	return 0;
-}
-
-const char *source_name(const struct source *s)
-{
-	return s->name;
-}
-
-bool source_has_futex(const struct source *s)
-{
-	return s->futex;
 }
 
 int source_line(struct source *s, unsigned int *irq)

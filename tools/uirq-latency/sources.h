@@ -22,8 +22,6 @@ struct source_ops {
 struct source {
 	const struct opts *o;
 	const struct source_ops *ops;
-	const char *name;
-	bool futex;			/* a futex baseline applies: raised by a plain write */
 	struct uirq_fd_line *line;	/* eventfd, timerfd, uio, gpio */
 	int fd;				/* the baseline's */
 	/* edu (src_edu.c) */

@@ -212,7 +212,6 @@ int edu_open(struct source *s, const char **why)
 {
 	if (s->o->source == SRC_VFIO) {
 		s->ops = &vfio_ops;
-		s->name = "vfio";
 		if (s->o->device) {
 			if (!pci_address(s->o->device)) {
 				*why = "--device: a PCI address, DDDD:BB:DD.F (as lspci -D prints it)";
@@ -226,7 +225,6 @@ int edu_open(struct source *s, const char **why)
 		return 0;
 	}
 	s->ops = &uio_ops;
-	s->name = "uio";
 	if (s->o->device)
 		snprintf(s->path, sizeof(s->path), "%s%s", strncmp(s->o->device, "/dev/", 5) ? "/dev/" : "",
 			 s->o->device);

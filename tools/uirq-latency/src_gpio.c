@@ -104,7 +104,6 @@ int gpio_open(struct source *s, const char **why)
 	glob_t g;
 
 	s->ops = &gpio_ops;
-	s->name = "gpio";
 	if (dev) {
 		const char *colon = strrchr(dev, ':');
 		char *end;
