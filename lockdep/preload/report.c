@@ -119,6 +119,13 @@ const struct lock_rec *preload_class_rec(const struct lock_class *class)
 
 	if (!hidden || site_of_key(key))
 		return NULL;
+	/*
+	 * A record's key is its name; any other key (a program's annotation:
+	 * any address, a static char's too) cannot sit at a record's offset
+	 * of an aligned record - and must not be read as one.
+	 */
+	if (((uintptr_t)key - offsetof(struct lock_rec, name)) % _Alignof(struct lock_rec))
+		return NULL;
 	r = container_of(key, struct lock_rec, name);
 	return r->map.key == rec_key(r) ? r : NULL;
 }
