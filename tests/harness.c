@@ -168,6 +168,13 @@ pid_t harness_find_task(const char *comm, bool prefix)
 	return found;
 }
 
+bool harness_task_gone(const char *comm)
+{
+	for (int i = 0; i < 100000 && harness_find_task(comm, false) >= 0; i++)
+		usleep(100);
+	return harness_find_task(comm, false) < 0;
+}
+
 void harness_thread_name(char buf[16])
 {
 	int id = uirq_sim_task_id ? uirq_sim_task_id() : -1;

@@ -158,6 +158,14 @@ bool uirq_test_str_eq(const char *a, const char *b);
  * id + 1 (uirq/sim.h).
  */
 pid_t harness_find_task(const char *comm, bool prefix);
+/*
+ * Whether the threads named comm are gone, waiting up to 10 s for it: a
+ * joined thread's task stays listed in /proc/self/task for a moment after
+ * pthread_join() returns (the kernel wakes the joiner when the exiting
+ * thread clears its tid, before it reaps the task).  At once in the
+ * deterministic mode.
+ */
+bool harness_task_gone(const char *comm);
 /* The calling thread's name (pthread_getname_np()), or a task's of the deterministic mode, as above. */
 void harness_thread_name(char buf[16]);
 

@@ -75,7 +75,7 @@ UIRQ_TEST(core_threads, name_priority, .timeout = 20)
 	assert_str_eq(ran_in, comm);
 	assert_eq(atomic_load(&ran_ctx), 1);
 	uirq_free_irq(irq, &dev_a);
-	assert_eq(harness_find_task(comm, false), -1, "free_irq stopped the thread");
+	assert_true(harness_task_gone(comm), "free_irq stopped the thread");
 	tc_teardown();
 }
 
@@ -296,7 +296,7 @@ UIRQ_TEST(core_threads, forced_threading, .timeout = 20)
 	uirq_synchronize_irq(irq);
 	assert_eq(atomic_load(&tc_line_of(irq)->masked), 0);
 	uirq_free_irq(irq, &dev_a);
-	assert_eq(harness_find_task(want_s, false), -1);
+	assert_true(harness_task_gone(want_s), "%s still there after free_irq()", want_s);
 
 	/* IRQF_NO_THREAD stays in hard-irq context. */
 	assert_eq(uirq_request_irq(irq2, nothread_primary, UIRQF_NO_THREAD, "nothr", &dev_b), 0);
