@@ -486,6 +486,8 @@ const struct lock_rec *preload_class_rec(const struct lock_class *class);
 bool wait_circular(struct lockdep_task *t, struct held_lock *prev, struct held_lock *next,
 		   const struct bfs_path *path);
 void wait_thread_exit(struct lockdep_task *t);
+void wait_fork_prepare(void);
+void wait_fork_parent(void);
 void wait_fork_child(void);
 
 /* ---- reports only the preload library makes (report.c) ---- */

@@ -617,5 +617,5 @@ PRELOAD_EXPORT sighandler_t signal(int sig, sighandler_t h)
 
 __attribute__((constructor)) static void waits_setup(void)
 {
-	pthread_atfork(NULL, NULL, wait_fork_child);
+	pthread_atfork(wait_fork_prepare, wait_fork_parent, wait_fork_child);
 }

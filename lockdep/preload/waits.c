@@ -487,11 +487,27 @@ void wait_joined(pthread_t th, const char *op, bool timed, unsigned long ip)
 	}
 }
 
+/*
+ * fork(): the table is held across it (a leaf lock: its holders take no
+ * other), so that no exiting thread is half-way through it, and what every
+ * thread did to it comes before the child's reset - which ThreadSanitizer
+ * otherwise reports as the child racing a thread it never had.
+ */
+void wait_fork_prepare(void)
+{
+	raw_futex_lock(&exits_lock);
+}
+
+void wait_fork_parent(void)
+{
+	raw_futex_unlock(&exits_lock);
+}
+
 void wait_fork_child(void)
 {
 	/* only the forking thread is left: no other thread's exit is to come */
-	atomic_store_explicit(&exits_lock.word, 0, memory_order_relaxed);
 	memset(exits, 0, sizeof(exits));
+	atomic_store_explicit(&exits_lock.word, 0, memory_order_release);
 }
 
 /* ---- the report ---- */
