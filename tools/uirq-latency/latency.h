@@ -67,7 +67,11 @@ void lat_taken(struct run *r);
 
 /* ---- the sources (sources.c) ---- */
 struct source;
-/* Open the source for uirq (a line, irq returned) or for a baseline (an fd to wait on, or -1). */
+/*
+ * Open what the source's legs share (a device's BAR, a gpio-sim line's
+ * attribute; nothing for eventfd and timerfd): 0, or -errno with *why
+ * saying what was looked for.  The line and the baseline's fd come per leg.
+ */
 int source_open(const struct opts *o, struct source **out, const char **why);
 /* uirq: the line's irq, made at the leg's start and destroyed at its end. */
 int source_line(struct source *s, unsigned int *irq);
