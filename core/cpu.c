@@ -217,11 +217,13 @@ static inline void kick_cpu(struct uirq_cpu *c)
 
 int uirq_cpu_set_wait(unsigned int cpu, enum uirq_wait_mode mode, unsigned int poll_ns)
 {
-	if (cpu >= UIRQ_MAX_CPUS || (unsigned int)mode > UIRQ_WAIT_POLL || (poll_ns && mode != UIRQ_WAIT_ADAPTIVE))
+	long bound = wait_mode_bound(mode, poll_ns);
+
+	if (cpu >= UIRQ_MAX_CPUS || bound < 0)
 		return -EINVAL;
 	struct uirq_cpu *c = &cpus[cpu];
 
-	atomic_store(&c->wait_ns, poll_ns ? poll_ns : UIRQ_WAIT_ADAPTIVE_NS);
+	atomic_store(&c->wait_ns, (unsigned int)bound);
 	atomic_store(&c->wait_mode, (unsigned int)mode);
 	/* A sleeping CPU takes up its new mode now, not at its next interrupt. */
 	kick_cpu(c);

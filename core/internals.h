@@ -7,6 +7,7 @@
 #ifndef UIRQ_CORE_INTERNALS_H
 #define UIRQ_CORE_INTERNALS_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -257,6 +258,13 @@ void irq_for_each_desc(void (*fn)(struct uirq_irq_desc *desc, void *arg), void *
 void irq_resize_kstats(unsigned int n);
 /* Highest irq number ever allocated + 1. */
 unsigned int irq_get_nr_irqs(void);
+/* A wait mode and its poll bound (uirq_cpu_set_wait(), uirq_irq_set_thread_wait()): the bound to keep, or -EINVAL. */
+static inline long wait_mode_bound(enum uirq_wait_mode mode, unsigned int poll_ns)
+{
+	if ((unsigned int)mode > UIRQ_WAIT_POLL || (poll_ns && mode != UIRQ_WAIT_ADAPTIVE))
+		return -EINVAL;
+	return poll_ns ? poll_ns : UIRQ_WAIT_ADAPTIVE_NS;
+}
 void kstat_incr_irqs_this_cpu(struct uirq_irq_desc *desc);
 /* Lock the descriptor, taking the chip bus lock first in process context. */
 struct uirq_irq_desc *irq_get_desc_buslock(unsigned int irq, unsigned long *flags);

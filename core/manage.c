@@ -353,10 +353,11 @@ static void set_thread_fifo(struct uirq_irqaction *action)
 int uirq_irq_set_thread_wait(unsigned int irq, enum uirq_wait_mode mode, unsigned int poll_ns)
 {
 	struct uirq_irq_desc *desc = irq_to_desc(irq);
+	long bound = wait_mode_bound(mode, poll_ns);
 
-	if (!desc || (unsigned int)mode > UIRQ_WAIT_POLL || (poll_ns && mode != UIRQ_WAIT_ADAPTIVE))
+	if (!desc || bound < 0)
 		return -EINVAL;
-	atomic_store(&desc->thread_wait, (uint64_t)(poll_ns ? poll_ns : UIRQ_WAIT_ADAPTIVE_NS) << 8 | mode);
+	atomic_store(&desc->thread_wait, (uint64_t)bound << 8 | mode);
 	/* A thread asleep takes the new mode up after its next wake: waking it now would cost a run. */
 	return 0;
 }
