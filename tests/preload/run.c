@@ -156,22 +156,27 @@ void run_free(struct run *r)
 	free(r->err);
 }
 
+/*
+ * On stderr, not among the TAP lines: meson prints a failed test's stderr on
+ * the console (and so in a CI log), where its stdout goes only to the test
+ * log, which a clean-clone run throws away.
+ */
 void run_dump(const struct run *r)
 {
 	const char *names[2] = { "stdout", "stderr" };
 	const char *texts[2] = { r->out, r->err };
 
-	printf("# %s\n", describe(r->status));
+	fprintf(stderr, "# %s\n", describe(r->status));
 	for (int i = 0; i < 2; i++) {
 		const char *p = texts[i];
 
-		printf("# --- %s ---\n", names[i]);
+		fprintf(stderr, "# --- %s ---\n", names[i]);
 		while (p && *p) {
 			const char *nl = strchrnul(p, '\n');
 
-			printf("#   %.*s\n", (int)(nl - p), p);
+			fprintf(stderr, "#   %.*s\n", (int)(nl - p), p);
 			p = *nl ? nl + 1 : nl;
 		}
 	}
-	fflush(stdout);
+	fflush(stderr);
 }
