@@ -33,6 +33,12 @@ static void buf_add(struct buf *b, const char *s, size_t n)
 	b->data[b->len] = '\0';
 }
 
+#ifdef TSAN_SUPPRESSIONS
+const char *run_tsan_suppressions = TSAN_SUPPRESSIONS;
+#else
+const char *run_tsan_suppressions;
+#endif
+
 /*
  * Sanitizer runtimes in instrumented programs: TSan must not add its own
  * deadlock and mutex-misuse verdicts to the ones under test.  (ASan's
@@ -41,22 +47,14 @@ static void buf_add(struct buf *b, const char *s, size_t n)
  */
 static void sanitizer_env(void)
 {
-	static const struct { const char *name, *add; } opts[] = {
-		{ "TSAN_OPTIONS", "report_mutex_bugs=0:report_destroy_locked=0:detect_deadlocks=0:report_signal_unsafe=0"
-#ifdef TSAN_SUPPRESSIONS
-				  ":suppressions=" TSAN_SUPPRESSIONS
-#endif
-		},
-	};
+	const char *old = getenv("TSAN_OPTIONS");
+	char *val;
 
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
-		const char *old = getenv(opts[i].name);
-		char *val;
-
-		if (asprintf(&val, "%s%s%s", old ? old : "", old && *old ? ":" : "", opts[i].add) < 0)
-			_exit(120);
-		setenv(opts[i].name, val, 1);
-	}
+	if (asprintf(&val, "%s%sreport_mutex_bugs=0:report_destroy_locked=0:detect_deadlocks=0:report_signal_unsafe=0%s%s",
+		     old ? old : "", old && *old ? ":" : "", run_tsan_suppressions ? ":suppressions=" : "",
+		     run_tsan_suppressions ? run_tsan_suppressions : "") < 0)
+		_exit(120);
+	setenv("TSAN_OPTIONS", val, 1);
 }
 
 struct run run_cmd(const char *const argv[], const char *const env[])

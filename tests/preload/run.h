@@ -20,7 +20,14 @@ int count(const char *haystack, const char *needle);
 /* "exited 3" / "killed by signal 14", for assertion messages. */
 const char *describe(int status);
 void run_free(struct run *r);
-/* Print what r printed and how it ended, as TAP comments (for a failing assertion). */
+/* Print what r printed and how it ended, on stderr (for a failing assertion). */
 void run_dump(const struct run *r);
+/*
+ * ThreadSanitizer's suppressions file for the children run_cmd() starts: the
+ * source tree's unless a test points it elsewhere - a test whose child runs
+ * as another user, who may not be able to enter the tree, at a copy that
+ * user can read (TSan's runtime ends a program whose file it cannot read).
+ */
+extern const char *run_tsan_suppressions;
 
 #endif

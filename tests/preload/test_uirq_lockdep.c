@@ -1279,12 +1279,17 @@ UIRQ_TEST(unusual, stopped_by_sigterm_prints_summary_and_statistics, .timeout = 
  * LD_PRELOAD.  The runner says that it runs unchecked, and --exit-code fails
  * the run.  Made here: a copy of abba, set-user-ID root, run as nobody
  * (setpriv drops the test's root); without root or setpriv, skipped, said.
+ * Everything nobody runs or reads is copied into a directory nobody can
+ * enter - the runner, and TSan's suppressions file that a TSan build of the
+ * runner reads at start - since the tree may sit where only root can (a
+ * clone in /root, or in mktemp -d's directory): there the runner's TSan
+ * runtime could not read the file and ended it with status 66.
  */
 UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
 {
 	const char *setpriv = access("/usr/bin/setpriv", X_OK) == 0 ? "/usr/bin/setpriv" :
 			      access("/bin/setpriv", X_OK) == 0 ? "/bin/setpriv" : NULL;
-	char dir[] = "/tmp/uirq-setuid-XXXXXX", copy[64], cmd[4200];
+	char dir[] = "/tmp/uirq-setuid-XXXXXX", copy[64], runner[64], supp[64], cmd[4400];
 	struct run r;
 
 	if (geteuid() != 0 || !setpriv) {
@@ -1295,21 +1300,31 @@ UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
 	assert_not_null(mkdtemp(dir));
 	assert_eq(chmod(dir, 0755), 0);
 	snprintf(copy, sizeof(copy), "%s/abba", dir);
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chown 0:0 '%s' && chmod 4755 '%s'", prog("abba"), copy, copy, copy);
+	snprintf(runner, sizeof(runner), "%s/uirq-lockdep", dir);
+	snprintf(supp, sizeof(supp), "%s/tsan.supp", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chown 0:0 '%s' && chmod 4755 '%s' && cp '%s' '%s' && chmod 0755 '%s'",
+		 prog("abba"), copy, copy, copy, RUNNER, runner, runner);
 	assert_eq(system(cmd), 0);
-	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", RUNNER,
+	if (run_tsan_suppressions) {
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chmod 0644 '%s'", run_tsan_suppressions, supp, supp);
+		assert_eq(system(cmd), 0);
+		run_tsan_suppressions = supp;
+	}
+	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", runner,
 					    copy, NULL }, NULL);
 	assert_exit(r, 0);
 	check(r, strstr(r.err, "/abba is set-user-ID: the dynamic loader ignores LD_PRELOAD for it, so it runs "
 			 "UNCHECKED"), "not said");
 	check(r, any_report(r.err) == 0, "validated after all?");
 	run_free(&r);
-	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", RUNNER,
+	r = run_cmd((const char *const[]){ setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", runner,
 					    "--exit-code", "9", copy, NULL }, NULL);
 	assert_exit(r, 9);
 	check(r, strstr(r.err, "UNCHECKED") && strstr(r.err, "--exit-code fails the run"), "not said");
 	run_free(&r);
 	unlink(copy);
+	unlink(runner);
+	unlink(supp);
 	rmdir(dir);
 }
 
