@@ -1279,11 +1279,11 @@ UIRQ_TEST(unusual, stopped_by_sigterm_prints_summary_and_statistics, .timeout = 
  * LD_PRELOAD.  The runner says that it runs unchecked, and --exit-code fails
  * the run.  Made here: a copy of abba, set-user-ID root, run as nobody
  * (setpriv drops the test's root); without root or setpriv, skipped, said.
- * Everything nobody runs or reads is copied into a directory nobody can
- * enter - the runner, and TSan's suppressions file that a TSan build of the
- * runner reads at start - since the tree may sit where only root can (a
- * clone in /root, or in mktemp -d's directory): there the runner's TSan
- * runtime could not read the file and ended it with status 66.
+ * What the user nobody runs or reads - the runner, and the suppressions
+ * file a TSan build of the runner reads at start - is copied into the
+ * test's own directory, which that user can enter: the tree may sit where
+ * only root can (a clone in /root, or in mktemp -d's directory), and there
+ * the runner's TSan runtime could not read the file and ended it with 66.
  */
 UIRQ_TEST(unusual, setuid_program_runs_unchecked_and_says_so, .timeout = 20)
 {
