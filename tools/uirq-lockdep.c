@@ -175,27 +175,42 @@ out:
 	return verdict;
 }
 
-/* LD_PRELOAD="existing:ours"; a path with a separator in it cannot be listed there. */
-static int add_preload(const char *lib)
+/* NAME="existing:value" (value alone if NAME is unset or empty); value is len bytes. */
+static int append_env(const char *name, const char *value, size_t len)
 {
-	const char *old = getenv("LD_PRELOAD");
+	const char *old = getenv(name);
 	char *val;
 	int ret;
 
-	if (strpbrk(lib, ": \t")) {
-		fprintf(stderr, "%s: %s: the preload library's path contains ':' or a blank, "
-			"which LD_PRELOAD cannot express\n", prog_name, lib);
+	if (asprintf(&val, "%s%s%.*s", old ? old : "", old && *old ? ":" : "", (int)len, value) < 0)
 		return -1;
-	}
-	if (old && *old) {
-		if (asprintf(&val, "%s:%s", old, lib) < 0)
-			return -1;
-	} else if (!(val = strdup(lib))) {
-		return -1;
-	}
-	ret = setenv("LD_PRELOAD", val, 1);
+	ret = setenv(name, val, 1);
 	free(val);
 	return ret;
+}
+
+/*
+ * LD_PRELOAD="existing:ours".  The loader splits LD_PRELOAD at ':' and
+ * blanks, with no way to quote, so a library whose folder has a blank in its
+ * path (a build tree under "/home/me/my projects") is listed by its file
+ * name alone, and its folder added to LD_LIBRARY_PATH, which the loader
+ * splits at ':' and ';' only and searches for a name without a slash.  A
+ * path with ':', or a file name with a blank, fits neither.
+ */
+static int add_preload(const char *lib)
+{
+	const char *slash = strrchr(lib, '/');
+
+	if (!strpbrk(lib, ": \t"))
+		return append_env("LD_PRELOAD", lib, strlen(lib));
+	if (!strpbrk(lib, ":;") && slash && !strpbrk(slash + 1, " \t")) {
+		if (append_env("LD_LIBRARY_PATH", lib, (size_t)(slash - lib)) != 0)
+			return -1;
+		return append_env("LD_PRELOAD", slash + 1, strlen(slash + 1));
+	}
+	fprintf(stderr, "%s: %s: the preload library's path contains ':' (or ';', or a blank in the file's "
+		"own name), which neither LD_PRELOAD nor LD_LIBRARY_PATH can express\n", prog_name, lib);
+	return -1;
 }
 
 /*
@@ -263,17 +278,11 @@ static int set_file(const char *opt, const char *env, const char *file, bool out
  */
 static int asan_allow_preload(void)
 {
-	const char *old = getenv("ASAN_OPTIONS");
-	char *val;
-	int ret;
+	const char *old = getenv("ASAN_OPTIONS"), *opt = "verify_asan_link_order=0";
 
 	if (old && strstr(old, "verify_asan_link_order"))
 		return 0;	/* the user's own choice */
-	if (asprintf(&val, "%s%sverify_asan_link_order=0", old ? old : "", old && *old ? ":" : "") < 0)
-		return -1;
-	ret = setenv("ASAN_OPTIONS", val, 1);
-	free(val);
-	return ret;
+	return append_env("ASAN_OPTIONS", opt, strlen(opt));
 }
 
 /*

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 
 #include "harness.h"
 #include "json_mini.h"
@@ -943,29 +944,58 @@ UIRQ_TEST(irqsim, explore_clean_seeds, .timeout = 120)
 }
 
 /* --legacy exits 1 by design: every seed fails, each with the command that replays it. */
+/*
+ * The words of the replay command that starts at line, as a shell reads them:
+ * the command is there to be pasted into one, its words quoted where they
+ * need it (a build tree under "/home/me/my projects").
+ */
+static wordexp_t replay_words(const char *line)
+{
+	char *cmd = strndup(line, strcspn(line, "\n"));
+	wordexp_t w;
+
+	assert_not_null(cmd);
+	assert_eq(wordexp(cmd, &w, WRDE_NOCMD | WRDE_UNDEF), 0, "not shell words: %s", cmd);
+	free(cmd);
+	return w;
+}
+
+/* Is word, or the pair "word next", among w's words after the program? */
+static bool has_word(const wordexp_t *w, const char *word, const char *next)
+{
+	for (size_t i = 1; i < w->we_wordc; i++)
+		if (!strcmp(w->we_wordv[i], word) && (!next || (i + 1 < w->we_wordc && !strcmp(w->we_wordv[i + 1], next))))
+			return true;
+	return false;
+}
+
 UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 120)
 {
 	const char *args[] = { "--explore", "3", "--legacy", NULL };
 	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
 	const char *p;
-	char want[512];
+	char want[64];
 
 	assert_eq(r.status, 1, "exit %d\nstdout:\n%s\nstderr:\n%s", r.status, r.out, r.err);
 	p = r.out;
 	/* In seed order, whichever child ended first. */
 	for (int seed = 0; seed < 3; seed++) {
-		const char *nl;
+		wordexp_t w;
 
-		snprintf(want, sizeof(want), "seed %d: failed (exit 1)\n  replay: %s ", seed, IRQSIM_PATH);
+		snprintf(want, sizeof(want), "seed %d: failed (exit 1)\n  replay: ", seed);
 		p = strstr(p, want);
 		assert_not_null(p, "no seed %d in\n%s", seed, r.out);
-		nl = strchr(p + strlen(want), '\n');
-		assert_not_null(nl);
-		snprintf(want, sizeof(want), " --seed %d ", seed);
-		assert_true(memmem(p, (size_t)(nl - p), want, strlen(want)), "seed %d's replay lacks%s:\n%s", seed, want, r.out);
-		assert_true(memmem(p, (size_t)(nl - p), "--legacy", 8), "seed %d's replay lacks --legacy:\n%s", seed, r.out);
-		assert_null(memmem(p, (size_t)(nl - p), "--explore", 9), "seed %d's replay has --explore:\n%s", seed, r.out);
-		p = nl;
+		p += strlen(want);
+		w = replay_words(p);
+		assert_true(w.we_wordc > 0 && !strcmp(w.we_wordv[0], IRQSIM_PATH), "seed %d's replay is not of %s:\n%s",
+			    seed, IRQSIM_PATH, r.out);
+		snprintf(want, sizeof(want), "%d", seed);
+		assert_true(has_word(&w, "--seed", want), "seed %d's replay lacks --seed %d:\n%s", seed, seed, r.out);
+		assert_true(has_word(&w, "--legacy", NULL), "seed %d's replay lacks --legacy:\n%s", seed, r.out);
+		assert_false(has_word(&w, "--explore", NULL), "seed %d's replay has --explore:\n%s", seed, r.out);
+		wordfree(&w);
+		p = strchr(p, '\n');
+		assert_not_null(p);
 	}
 	/* One way to fail (lockdep's and might_sleep's reports; their kinds depend on -Dlockdep), by all three. */
 	assert_eq(strncmp(p, "\nexplored 3 seeds: 3 failing\ncoverage: ", 39), 0, "stdout:\n%s", r.out);
@@ -978,12 +1008,19 @@ UIRQ_TEST(irqsim, failing_seeded_run_prints_its_replay, .timeout = 60)
 {
 	const char *args[] = { "--seed", "5", "--legacy", NULL };
 	struct result r = run_scenario_text("hold 10ms\nwait 10ms\n", args);
-	const char *line;
+	const char *line, *intro = "irqsim: seed 5 failed; replay: ";
+	wordexp_t w;
 
 	assert_eq(r.status, 1, "exit %d\nstderr:\n%s", r.status, r.err);
-	line = strstr(r.err, "irqsim: seed 5 failed; replay: " IRQSIM_PATH " --legacy --scenario ");
+	line = strstr(r.err, intro);
 	assert_not_null(line, "stderr:\n%s", r.err);
-	assert_true(strstr(line, " --seed 5 --strategy pct:3\n"), "stderr:\n%s", r.err);
+	w = replay_words(line + strlen(intro));
+	/* the program, then the run's own arguments less the seed's, then the seed's */
+	assert_true(w.we_wordc == 8 && !strcmp(w.we_wordv[0], IRQSIM_PATH) && !strcmp(w.we_wordv[1], "--legacy") &&
+		    !strcmp(w.we_wordv[2], "--scenario") && !strcmp(w.we_wordv[4], "--seed") &&
+		    !strcmp(w.we_wordv[5], "5") && !strcmp(w.we_wordv[6], "--strategy") && !strcmp(w.we_wordv[7], "pct:3"),
+		    "stderr:\n%s", r.err);
+	wordfree(&w);
 	result_free(&r);
 }
 

@@ -39,8 +39,10 @@ while [ $# -gt 0 ]; do
 
 	# (b) the first failing seed's replay, five times: exit 1 and the same output.
 	# The replay line names the program as invoked: the variant itself.
+	# It is there to be pasted into a shell, its words quoted where they need it (a
+	# build tree under "/home/me/my projects"): read as a shell reads it.
 	replay=$(sed -n 's/^  replay: //p' <<<"$out" | head -n 1)
-	read -ra args <<<"$replay"
+	eval "args=($replay)"
 	[ "${args[0]:-}" = "$variant" ] || args=()
 	args=("${args[@]:1}")
 	same=yes first=

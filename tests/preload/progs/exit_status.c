@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 {
 	static const char *const names[] = {
 		"LD_PRELOAD", "UIRQ_LOCKDEP_FATAL", "UIRQ_LOCKDEP_EXIT_CODE",
-		"UIRQ_LOCKDEP_CLASSES", "UIRQ_LOCKDEP_LOG", "ASAN_OPTIONS",
+		"UIRQ_LOCKDEP_CLASSES", "UIRQ_LOCKDEP_LOG", "ASAN_OPTIONS", "LD_LIBRARY_PATH",
 	};
 	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 
