@@ -75,6 +75,8 @@ for ko in "${extra[@]}"; do
 done
 
 # Copy a file with the libraries it loads (the loader included); a static binary has none.
+# ldd's lines are "NAME => PATH (0xADDR)" and, for the loader, "PATH (0xADDR)": the path
+# is everything up to the address, blanks included (a build tree under "my projects").
 # System libraries keep the path ldd resolved them to; the build's own (libuirq) go to
 # /uirq/lib, since the build tree may sit where the guest mounts a tmpfs (a clone in /tmp).
 # The guest sets LD_LIBRARY_PATH to their folders, since build trees link with
@@ -95,7 +97,7 @@ copy_libs() {
 		mkdir -p "$stage$dir"
 		cp -L "$lib" "$stage$dest"
 		case " ${libdirs[*]} " in *" $dir "*) ;; *) libdirs+=("$dir") ;; esac
-	done < <(ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+	done < <(ldd "$1" 2>/dev/null | sed -n 's/^[[:space:]]*\([^[:space:]]* => \)\{0,1\}\(\/.*\) (0x[0-9a-f]*)$/\2/p')
 }
 
 busybox=$(command -v busybox || true)
