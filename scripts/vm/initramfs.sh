@@ -44,8 +44,11 @@ for spec in "${modules[@]}"; do
 	read -r name args <<<"$spec"
 	deps=$(modprobe -d "$kroot" -S "$kver" --show-depends "$name") ||
 		{ echo "vm: kernel $kver has no module $name" >&2; exit 1; }
-	while read -r kind path _; do
-		[ "$kind" = insmod ] || continue
+	# "insmod PATH [PARAMS]": the path runs to its .ko suffix, blanks included (a kernel
+	# cached in a clone under "my projects").
+	while read -r line; do
+		[[ $line =~ ^insmod\ (.*\.ko(\.xz|\.zst)?)(\ |$) ]] || continue
+		path=${BASH_REMATCH[1]}
 		base=$(basename "$path")
 		base=${base%.xz}
 		base=${base%.zst}
