@@ -770,7 +770,7 @@ UIRQ_TEST(runner, log_file_that_cannot_be_opened, .timeout = 20)
 
 	assert_exit(r, 2);
 	check(r, strstr(r.err, "--log /nonexistent/dir/log: No such file or directory"), "path and reason");
-	check(r, !strstr(r.out, "still running") && any_report(r.err) == 0, "the program ran");
+	check(r, any_report(r.err) == 0, "the program ran");	/* abba reports when it runs */
 	run_free(&r);
 }
 
@@ -1280,7 +1280,7 @@ UIRQ_TEST(unusual, suppress_refuses_a_directory_and_binary_data, .timeout = 20)
 
 	assert_exit(r, 2);
 	check(r, strstr(r.err, "uirq-lockdep: --suppress /tmp: Is a directory"), "the directory not named");
-	check(r, any_report(r.err) == 0 && !strstr(r.out, "both threads"), "the program ran");
+	check(r, any_report(r.err) == 0, "the program ran");	/* abba reports when it runs */
 	run_free(&r);
 
 	snprintf(path, sizeof(path), "%s", temp_file(NULL));
