@@ -50,9 +50,10 @@ static void sanitizer_env(void)
 	const char *old = getenv("TSAN_OPTIONS");
 	char *val;
 
-	if (asprintf(&val, "%s%sreport_mutex_bugs=0:report_destroy_locked=0:detect_deadlocks=0:report_signal_unsafe=0%s%s",
-		     old ? old : "", old && *old ? ":" : "", run_tsan_suppressions ? ":suppressions=" : "",
-		     run_tsan_suppressions ? run_tsan_suppressions : "") < 0)
+	/* quoted: the runtime splits its options at blanks too (a tree under "my projects") */
+	if (asprintf(&val, "%s%sreport_mutex_bugs=0:report_destroy_locked=0:detect_deadlocks=0:report_signal_unsafe=0%s%s%s",
+		     old ? old : "", old && *old ? ":" : "", run_tsan_suppressions ? ":suppressions='" : "",
+		     run_tsan_suppressions ? run_tsan_suppressions : "", run_tsan_suppressions ? "'" : "") < 0)
 		_exit(120);
 	setenv("TSAN_OPTIONS", val, 1);
 }
