@@ -61,11 +61,12 @@ passed=0 failed=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# run_one LABEL ENV CMD...: one run under Memcheck, judged by its exit status.
+# run_one LABEL ENV CMD...: one run under Memcheck, judged by its exit status.  ENV is "-" or
+# KEY=VALUE settings joined by $sep, since a value may hold blanks (a tree under "my projects").
+sep=$'\x1f'
 run_one() {
 	local label=$1 envs=() t0 rc secs ok nok log=$work/log
-	# shellcheck disable=SC2206 # KEY=VALUE words without blanks
-	[ "$2" = - ] || envs=($2)
+	[ "$2" = - ] || IFS=$sep read -r -a envs <<<"$2"
 	shift 2
 	t0=$(date +%s.%N)
 	env "${envs[@]}" timeout -k 10 "$limit" "${VG[@]}" "$@" >"$log" 2>&1
@@ -109,7 +110,7 @@ fi
 mapfile -t tests < <(meson introspect "$dir" --tests | python3 -c '
 import json, sys
 for t in json.load(sys.stdin):
-    env = " ".join("%s=%s" % kv for kv in sorted((t.get("env") or {}).items())) or "-"
+    env = "\x1f".join("%s=%s" % kv for kv in sorted((t.get("env") or {}).items())) or "-"
     print("\t".join([t["name"], env] + t["cmd"]))')
 for line in "${tests[@]}"; do
 	IFS=$'\t' read -r -a f <<<"$line"
@@ -127,7 +128,7 @@ for line in "${tests[@]}"; do
 		for s in "${suites[@]}"; do
 			case $skip_suites in *" $s "*) continue ;; esac
 			e="CK_RUN_SUITE=$s"
-			[ "$env" = - ] || e="$env $e"
+			[ "$env" = - ] || e="$env$sep$e"
 			run_one "core/$s" "$e" "${cmd[@]}"
 		done
 		continue
