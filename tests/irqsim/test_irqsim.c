@@ -943,7 +943,6 @@ UIRQ_TEST(irqsim, explore_clean_seeds, .timeout = 120)
 	result_free(&r);
 }
 
-/* --legacy exits 1 by design: every seed fails, each with the command that replays it. */
 /*
  * The words of the replay command that starts at line, as a shell reads them:
  * the command is there to be pasted into one, its words quoted where they
@@ -969,6 +968,7 @@ static bool has_word(const wordexp_t *w, const char *word, const char *next)
 	return false;
 }
 
+/* --legacy exits 1 by design: every seed fails, each with the command that replays it. */
 UIRQ_TEST(irqsim, explore_prints_each_failing_seed_and_its_replay, .timeout = 120)
 {
 	const char *args[] = { "--explore", "3", "--legacy", NULL };
