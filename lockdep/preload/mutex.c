@@ -138,13 +138,19 @@ PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 
 	if (unlikely(!preload_active()))
 		return REAL(mutex_lock)(m);
-	r = rec_probe(m, REC_MUTEX);
+	r = rec_probe_mutex(m);
 	if (unlikely(!r))
 		return lock_slow(m, CALLER_IP);
 	if (unlikely(!lockdep_acquire_fast(lockdep_task(), &r->map, 0, 0, UIRQ_LOCK_WRITE, CALLER_IP, NULL, 0)))
 		return lock_acquire_slow_call(m, r, CALLER_IP);
-	/* a tail call: this function keeps no stack frame */
-	return lock_call(m, r, CALLER_IP);
+	if (unlikely(preload_stat))
+		return lock_call(m, r, CALLER_IP);
+	/*
+	 * The probe's tag said: a normal or adaptive mutex, neither robust nor
+	 * PI nor PP, whose real lock always returns 0 - nothing to undo after
+	 * it, so a tail call and this function keeps no stack frame.
+	 */
+	return REAL(mutex_lock)(m);
 }
 
 /* <uirq/lockdep-annotate.h>: mutex_lock_nested() */

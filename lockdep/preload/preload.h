@@ -149,6 +149,7 @@ enum rec_mtype {
 #define REC_NO_MARKER	1u	/* robust, process-shared or spin: no identity marker in the lock */
 #define REC_PSHARED	2u	/* process-shared: a forked child does not own it */
 #define REC_FORK_HELD	4u	/* a forked child's: held at fork() by a thread the child does not have */
+#define REC_MAY_FAIL	8u	/* a mutex whose real lock can fail though it is no robust one (PI, PP) */
 
 /*
  * One live lock.  Records are created at a lock's first acquisition (never
@@ -248,8 +249,14 @@ static inline _Atomic uint64_t *rec_marker(void *lock, enum rec_kind kind)
 	return NULL;
 }
 
-/* A mutex's init call site, kept next to its marker until the first acquisition. */
-static inline _Atomic uint64_t *mutex_init_site(pthread_mutex_t *m)
+/*
+ * The word beside a mutex's marker: its init call site while the marker is
+ * still 0 (pthread_mutex_init's wrapper writes it there), and once its
+ * record is built, the record's address, so that the lock fast path finds
+ * the record in the lock's own cache line, which the real call touches
+ * anyway, instead of through the address index (rec_probe_mutex()).
+ */
+static inline _Atomic uint64_t *mutex_aux(pthread_mutex_t *m)
 {
 	return (_Atomic uint64_t *)(void *)&m->__data.__list.__prev;
 }
@@ -283,6 +290,17 @@ struct rec_index {
 	_Atomic uintptr_t slots[];
 };
 extern struct rec_index *_Atomic rec_index;
+
+/*
+ * Where records are carved first: one reservation, mapped whole (untouched
+ * pages cost nothing), so any address in [lo, lo + span) can be read.  span
+ * is 0 until it is made (or if it could not be); it is published after lo.
+ */
+struct rec_region {
+	_Atomic uintptr_t lo;
+	_Atomic uintptr_t span;		/* the region's size less one record, plus one */
+};
+extern struct rec_region rec_region;
 
 static inline uint64_t preload_hash(uintptr_t a)
 {
@@ -529,15 +547,30 @@ static ALWAYS_INLINE struct lock_rec *rec_get(void *lock, enum rec_kind kind, un
 }
 
 /*
- * The record of lock if it has REC_TAG(kind) and its marker (one multiply,
- * nearly always one probe, two compares); NULL: anything else, for the
- * complete path (rec_get and the lock type's own handling).
+ * The record of mutex m if it has REC_TAG(REC_MUTEX) and its marker; NULL:
+ * anything else, for the complete path (rec_get and the mutex type's own
+ * handling).  The record's address is read from m itself (mutex_aux()):
+ * the line the real call is about to take, so one dependent load, where
+ * the index costs a multiply and two (the table, its slot) before the
+ * record.  That word is the program's memory, so it is followed only when
+ * it lies in the record region, which is mapped whole; r->addr == m then
+ * says it is m's record (a copy of a mutex carries the original's).
  */
-static ALWAYS_INLINE struct lock_rec *rec_probe(void *lock, enum rec_kind kind)
+static ALWAYS_INLINE struct lock_rec *rec_probe_mutex(pthread_mutex_t *m)
 {
-	struct lock_rec *r = rec_index_find((uintptr_t)lock);
+#ifdef __GLIBC__
+	struct lock_rec *r = (struct lock_rec *)(uintptr_t)atomic_load_explicit(mutex_aux(m), memory_order_relaxed);
+	uintptr_t span = atomic_load_explicit(&rec_region.span, memory_order_acquire);
 
-	return likely(r != NULL && rec_tag(r) == REC_TAG(kind) && rec_marked(r, lock, kind)) ? r : NULL;
+	/* not there: a record outside the region, or a word the program overwrote */
+	if (unlikely((uintptr_t)r - atomic_load_explicit(&rec_region.lo, memory_order_relaxed) >= span ||
+		     atomic_load_explicit(&r->addr, memory_order_relaxed) != (uintptr_t)m))
+		r = rec_index_find((uintptr_t)m);
+	return likely(r != NULL && rec_tag(r) == REC_TAG(REC_MUTEX) && rec_marked(r, m, REC_MUTEX)) ? r : NULL;
+#else
+	(void)m;
+	return NULL;		/* no marker: the complete path */
+#endif
 }
 
 /*

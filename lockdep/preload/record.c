@@ -87,6 +87,9 @@ static unsigned int lock_flags(void *lock, enum rec_kind kind, bool pshared)
 			flags |= REC_NO_MARKER;
 		if (k & 128)
 			flags |= REC_NO_MARKER | REC_PSHARED;
+		/* priority inheritance or protection: the real lock can fail (EINVAL, EDEADLK, ...) */
+		if (k & (32 | 64))
+			flags |= REC_MAY_FAIL;
 	} else if (kind == REC_RWLOCK) {
 		if (((pthread_rwlock_t *)lock)->__data.__shared)
 			flags |= REC_NO_MARKER | REC_PSHARED;
@@ -125,8 +128,10 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	r->site_is_init = from_init;
 #ifdef __GLIBC__
 	/* a mutex remembers where it was initialised (mutex.c) */
-	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER) && !from_init) {
-		unsigned long init_site = atomic_load_explicit(mutex_init_site(lock), memory_order_relaxed);
+	/* beside a marker that is not 0 is a record's address (or a copy's), not a site */
+	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER) && !from_init &&
+	    !atomic_load_explicit(rec_marker(lock, kind), memory_order_relaxed)) {
+		unsigned long init_site = atomic_load_explicit(mutex_aux(lock), memory_order_relaxed);
 
 		if (init_site) {
 			r->site = init_site;
@@ -146,6 +151,10 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 		preload_stat_attach(r);
 	if (!(flags & REC_NO_MARKER))
 		atomic_store_explicit(rec_marker(lock, kind), r->ident, memory_order_relaxed);
+#ifdef __GLIBC__
+	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER))
+		atomic_store_explicit(mutex_aux(lock), (uintptr_t)r, memory_order_relaxed);
+#endif
 	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
 }
 
@@ -255,7 +264,7 @@ void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool psha
 		check_reinit_held(lock, kind == REC_SPIN ? sizeof(pthread_spinlock_t) : sizeof(pthread_mutex_t));
 #ifdef __GLIBC__
 	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER))
-		atomic_store_explicit(mutex_init_site(lock), init_site, memory_order_relaxed);
+		atomic_store_explicit(mutex_aux(lock), init_site, memory_order_relaxed);
 #endif
 	/*
 	 * With a marker, the init call zeroed it: the next acquisition sees a

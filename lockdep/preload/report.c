@@ -22,9 +22,13 @@ static long lock_holder(void *lock, enum rec_kind kind)
 #ifdef __GLIBC__
 	if (kind == REC_MUTEX) {
 		const pthread_mutex_t *m = lock;
+		unsigned int word = (unsigned int)__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED);
 		int owner;
 
-		if (!__atomic_load_n(&m->__data.__lock, __ATOMIC_RELAXED))
+		/* a priority-protect mutex keeps its ceiling in the word's top 13 bits, held or not */
+		if (m->__data.__kind & 64)
+			word &= 0x7ffff;
+		if (!word)
 			return 0;
 		owner = __atomic_load_n(&m->__data.__owner, __ATOMIC_RELAXED);
 		return owner > 0 ? owner : -1;

@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define INDEX_MIN	(1u << 10)
 
@@ -32,6 +33,30 @@ static struct raw_futex table_lock;
 static struct lockdep_slab rec_slab = {
 	.size = sizeof(struct lock_rec), .link = offsetof(struct lock_rec, free_next), .no_clear = true,
 };
+
+struct rec_region rec_region;
+/* 256 MiB: 1.7 million records (152 bytes) before the slab goes on in ordinary chunks */
+#define REC_REGION_SIZE	(256ul << 20)
+
+/*
+ * Reserve the record region and make it the slab's first chunk (table lock
+ * held).  MAP_NORESERVE: the pages are paid for as records are carved.  If
+ * the system refuses (a strict overcommit policy, an address-space limit),
+ * records come from ordinary chunks and the lock fast path uses the index.
+ */
+static void region_make(void)
+{
+	void *p = mmap(NULL, REC_REGION_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	rec_slab.next = p;
+	rec_slab.end = (char *)p + REC_REGION_SIZE;
+	atomic_store_explicit(&rec_region.lo, (uintptr_t)p, memory_order_relaxed);
+	atomic_store_explicit(&rec_region.span, REC_REGION_SIZE - sizeof(struct lock_rec) + 1,
+			      memory_order_release);
+}
 
 /* Set while this thread holds the table lock: a signal handler locking meanwhile goes untracked. */
 static PRELOAD_TLS bool in_table;
@@ -116,6 +141,8 @@ struct lock_rec *rec_alloc(uintptr_t addr)
 {
 	struct lock_rec *r;
 
+	if (!rec_slab.end)
+		region_make();
 	if (!index_make_room() || !(r = slab_alloc(&rec_slab)))
 		return NULL;
 	/* what build() and cond_rec() do not set; state says it is no lock yet */

@@ -221,6 +221,58 @@ UIRQ_TEST(clean, fork_with_lock_held, .timeout = 20) { assert_clean("fork", NULL
 UIRQ_TEST(clean, dlopen_library_that_locks, .timeout = 20) { assert_clean("dlopen", DLMOD); }
 UIRQ_TEST(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signal_lock", NULL); }
 
+/*
+ * The lock fast path reads a mutex's record from a word of the mutex
+ * (progs/mutex_record.c): a copy carries the original's, a program can
+ * scribble over it, and a PP mutex's lock fails after the validation.
+ */
+UIRQ_TEST(report, copied_mutex_is_a_lock_of_its_own, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("mutex_record"), "copy");
+
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.out, "the copy is its own lock"), "the report came before the copy's own ABBA");
+	check(r, strstr(r.err, "(&copy_of_a){"), "the copy not named");
+	check(r, strstr(r.err, "(&copy_b){"), "lock copy_b not named");
+	check(r, !strstr(r.err, "(&copy_a){"), "the original blamed for its copy");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+UIRQ_TEST(report, scribbled_mutex_still_validated, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("mutex_record"), "scribbled");
+
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.out, "scribbled over and taken"), "the program did not get through");
+	check(r, strstr(r.err, "(&scrib_a){") && strstr(r.err, "(&scrib_b){"), "locks not named");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* "mutex_record CASE": no report, and the program got to its last line. */
+static void assert_clean_to_the_end(const char *c, const char *last)
+{
+	struct run r = RUN(NULL, "--exit-code", "99", prog("mutex_record"), c);
+
+	check(r, any_report(r.err) == 0, "mutex_record %s reported", c);
+	check(r, strstr(r.out, last), "the program did not get through");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/* a failed lock leaves no hold: neither a cycle through it nor a thread ending with it */
+UIRQ_TEST(clean, failed_pp_mutex_locks_leave_no_hold, .timeout = 20)
+{
+	assert_clean_to_the_end("pp-fails", "6 failed locks");
+}
+
+/* glibc keeps a PP mutex's ceiling in its lock word: that is no holder */
+UIRQ_TEST(clean, pp_mutex_destroyed_unheld, .timeout = 20)
+{
+	assert_clean_to_the_end("pp-destroyed", "mutex_record: destroyed");
+}
+
 /* ---- no blind spot: limits grow with the program (issue 12, section 1) ---- */
 
 /* "many_locks MODE N" ends with a real ABBA: reported, and --exit-code fires. */
