@@ -461,8 +461,10 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 
 	mark_usage(t, hlock);
 	validate_chain(t, hlock, chain_key);
-	if (!trylock)
-		lockdep_wlog(t, class, lock_class_chain_id(class), flags, ip);
+	if (!trylock) {
+		lockdep_wlog_fill(t, class, lock_class_chain_id(class), flags, ip);
+		lockdep_wlog_commit(t);
+	}
 
 	/* pushed only now */
 	t->depth = depth + 1;

@@ -724,13 +724,17 @@ static inline __attribute__((always_inline)) void lockdep_count_hit(struct lockd
 	}
 }
 
-/* Log a blocking acquisition for the waits (preload library only): three stores. */
-static inline __attribute__((always_inline)) void lockdep_wlog(struct lockdep_task *t, struct lock_class *class,
-							       uint64_t chain_id, unsigned int flags,
-							       unsigned long ip)
+/*
+ * Log a blocking acquisition for the waits (preload library only): three
+ * stores to the ring's next slot, which counts once lockdep_wlog_commit()
+ * says so.  Until then the slot is scratch, as the held-lock entry above
+ * the top is: the fast path fills it before it knows it is the fast path.
+ */
+static inline __attribute__((always_inline)) void lockdep_wlog_fill(struct lockdep_task *t,
+		struct lock_class *class, uint64_t chain_id, unsigned int flags, unsigned long ip)
 {
 #ifdef UIRQ_LOCKDEP_PRELOAD
-	struct wlog_entry *e = &t->wlog[t->wlog_n++ % WLOG_SIZE];
+	struct wlog_entry *e = &t->wlog[t->wlog_n % WLOG_SIZE];
 
 	e->class = class;
 	e->chain = chain_id ^ (flags & HL_READ_MASK);
@@ -744,13 +748,24 @@ static inline __attribute__((always_inline)) void lockdep_wlog(struct lockdep_ta
 #endif
 }
 
+static inline __attribute__((always_inline)) void lockdep_wlog_commit(struct lockdep_task *t)
+{
+#ifdef UIRQ_LOCKDEP_PRELOAD
+	t->wlog_n++;
+#else
+	(void)t;
+#endif
+}
+
 /*
  * Note an acquisition, the common case; the caller has checked
  * debug_locks_on().  True: done (or skipped: see below).  False: the caller
- * must call lock_acquire_slow() with the same arguments, at once.
+ * must call lock_acquire_slow() with the same arguments, at once (or clear
+ * recursion and start its own complete path, which gets here again).
  *
  * The common case is answered here, inline, with no lock, no call and no
- * store before the answer is known: the class cached in the map, its usage
+ * store but to the scratch entry above the top of the stack before the
+ * answer is known: the class cached in the map, its usage
  * bits all set already, a stack no deeper than this thread has had before,
  * and the new chain in the chain cache - which means this very sequence of
  * classes (and flags) was validated against the graph before, so this
@@ -771,6 +786,7 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 		unsigned long ip, const char *file, int line)
 {
 	struct lock_class *class;
+	struct held_lock *next;
 	unsigned int depth, flags, needed;
 	uint64_t key, chain_id;
 
@@ -795,21 +811,37 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	}
 	if (unlikely((atomic_load_explicit(&class->usage_mask, memory_order_acquire) & needed) != needed))
 		return false;
+	/*
+	 * The entry above the top is scratch (recursion keeps a signal
+	 * handler's lock off it; the slow path writes it whole), and so is the
+	 * wait log's next slot: filled before the chain look-up, so that what
+	 * they need is dead by then (no registers to save in the callers).
+	 */
+	next = &t->stack[depth + 1];
+	next->class = class;
+	next->instance = lockdep_hide_ptr(map);
+	/*
+	 * Stored only when they change: the preload library never has a file
+	 * (a constant NULL here), and every store on this path is one the real
+	 * lock's atomic instruction, next, waits for.
+	 */
+	if (next->site.file != file)
+		next->site.file = file;
+	if (next->site.line != line)
+		next->site.line = line;
+	next->site.ip = ip;
+	next->flags = (uint8_t)flags;
 	chain_id = lock_class_chain_id(class);
-	key = iterate_chain_key(t->stack[depth].chain_key, chain_id, flags & HL_CHAIN_MASK);
+	if (!trylock)
+		lockdep_wlog_fill(t, class, chain_id, flags, ip);
+	key = iterate_chain_key(next[-1].chain_key, chain_id, flags & HL_CHAIN_MASK);
 	/* a trylock cannot block: it adds no dependency and is not checked */
 	if (!trylock && unlikely(!lookup_chain_cache(key)))
 		return false;
-	t->stack[depth + 1].chain_key = key;
-	t->stack[depth + 1].class = class;
-	t->stack[depth + 1].instance = lockdep_hide_ptr(map);
-	t->stack[depth + 1].site.file = file;
-	t->stack[depth + 1].site.line = line;
-	t->stack[depth + 1].site.ip = ip;
-	t->stack[depth + 1].flags = (uint8_t)flags;
+	next->chain_key = key;
 	if (!trylock) {
 		lockdep_count_hit(t);
-		lockdep_wlog(t, class, chain_id, flags, ip);
+		lockdep_wlog_commit(t);
 	}
 	atomic_signal_fence(memory_order_seq_cst);
 	t->depth_recursion = depth + 1;		/* push; recursion = 0 */

@@ -120,20 +120,13 @@ static __attribute__((noinline)) int lock_call(pthread_mutex_t *m, struct lock_r
 	return ret;
 }
 
-/* lockdep_acquire_fast() said no: the complete acquisition, then the real call. */
-static __attribute__((noinline)) int lock_acquire_slow_call(pthread_mutex_t *m, struct lock_rec *r,
-							     unsigned long ip)
-{
-	lock_acquire_slow(&r->map, 0, 0, UIRQ_LOCK_WRITE, ip, NULL, 0);
-	return lock_call(m, r, ip);
-}
-
 /*
  * The common case, do_lock(OP_LOCK) for a normal mutex with a live record,
  * with nothing but m kept across the real call.
  */
 PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 {
+	struct lockdep_task *t;
 	struct lock_rec *r;
 
 	if (unlikely(!preload_active()))
@@ -141,8 +134,18 @@ PRELOAD_EXPORT int pthread_mutex_lock(pthread_mutex_t *m)
 	r = rec_probe_mutex(m);
 	if (unlikely(!r))
 		return lock_slow(m, CALLER_IP);
-	if (unlikely(!lockdep_acquire_fast(lockdep_task(), &r->map, 0, 0, UIRQ_LOCK_WRITE, CALLER_IP, NULL, 0)))
-		return lock_acquire_slow_call(m, r, CALLER_IP);
+	t = lockdep_task();
+	if (unlikely(!lockdep_acquire_fast(t, &r->map, 0, 0, UIRQ_LOCK_WRITE, CALLER_IP, NULL, 0))) {
+		/*
+		 * Out of lockdep again, and the whole of do_lock(), which finds r
+		 * and tries the fast path once more before the complete one: a
+		 * few dozen instructions on a path of thousands, for keeping
+		 * nothing but m and the caller's address live in the fast path
+		 * (fewer registers to save).
+		 */
+		t->recursion = 0;
+		return lock_slow(m, CALLER_IP);
+	}
 	if (unlikely(preload_stat))
 		return lock_call(m, r, CALLER_IP);
 	/*

@@ -25,7 +25,7 @@
  * locks (a reader waiting while the producer takes a read lock of a
  * reader-preferring rwlock is no deadlock), and reported here under its own
  * headline.  The locks a thread took since its last wait are logged by the
- * engine's acquisition (three stores, lockdep_wlog()); a production reads
+ * engine's acquisition (three stores, lockdep_wlog_fill()); a production reads
  * the log only when it is not empty, and only its new entries when the
  * same event was produced before with the same log.
  */
