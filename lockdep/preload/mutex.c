@@ -208,13 +208,26 @@ static __attribute__((noinline)) int unlock_slow_call(pthread_mutex_t *m, unsign
 	return REAL(mutex_unlock)(m);
 }
 
-PRELOAD_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+static ALWAYS_INLINE int do_unlock(pthread_mutex_t *m, unsigned long ip)
 {
-	preload_stat_release(m);
 	/* Released before the real unlock, as the kernel does: the next owner may run at once. */
 	if (likely(preload_active()) && unlikely(!preload_release_top(m, REC_MUTEX)))
-		return unlock_slow_call(m, CALLER_IP);
+		return unlock_slow_call(m, ip);
 	return REAL(mutex_unlock)(m);
+}
+
+/* --stat: the hold time ends first; out of line, so the common case keeps no stack frame. */
+static __attribute__((noinline)) int unlock_stat(pthread_mutex_t *m, unsigned long ip)
+{
+	preload_stat_release(m);
+	return do_unlock(m, ip);
+}
+
+PRELOAD_EXPORT int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	if (unlikely(preload_stat))
+		return unlock_stat(m, CALLER_IP);
+	return do_unlock(m, CALLER_IP);
 }
 
 PRELOAD_EXPORT int pthread_mutex_init(pthread_mutex_t *restrict m, const pthread_mutexattr_t *restrict attr)

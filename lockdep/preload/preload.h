@@ -616,10 +616,12 @@ static inline struct lock_rec *hlock_rec(const struct held_lock *h)
 static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 {
 	struct lockdep_task *t = &lockdep_current;
-	unsigned int depth = t->depth;
+	uint64_t depth_recursion = t->depth_recursion;
+	unsigned int depth = (unsigned int)depth_recursion;
 	const struct lock_rec *r;
 
-	if (unlikely(t->recursion || !depth))
+	/* recursion 0 and depth at least 1, in one compare: 1 <= depth_recursion < 2^32 */
+	if (unlikely(depth_recursion - 1 >= UINT32_MAX))
 		return false;
 	r = hlock_rec(&t->stack[depth]);
 	if (likely(atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
