@@ -302,6 +302,14 @@ struct rec_region {
 };
 extern struct rec_region rec_region;
 
+/* Could p be a record's address: does a record there lie in the region? */
+static inline bool rec_in_region(uintptr_t p)
+{
+	uintptr_t span = atomic_load_explicit(&rec_region.span, memory_order_acquire);
+
+	return p - atomic_load_explicit(&rec_region.lo, memory_order_relaxed) < span;
+}
+
 static inline uint64_t preload_hash(uintptr_t a)
 {
 	uint64_t h = (uint64_t)(a >> 3) * 0x9E3779B97F4A7C15ull;
@@ -560,10 +568,9 @@ static ALWAYS_INLINE struct lock_rec *rec_probe_mutex(pthread_mutex_t *m)
 {
 #ifdef __GLIBC__
 	struct lock_rec *r = (struct lock_rec *)(uintptr_t)atomic_load_explicit(mutex_aux(m), memory_order_relaxed);
-	uintptr_t span = atomic_load_explicit(&rec_region.span, memory_order_acquire);
 
 	/* not there: a record outside the region, or a word the program overwrote */
-	if (unlikely((uintptr_t)r - atomic_load_explicit(&rec_region.lo, memory_order_relaxed) >= span ||
+	if (unlikely(!rec_in_region((uintptr_t)r) ||
 		     atomic_load_explicit(&r->addr, memory_order_relaxed) != (uintptr_t)m))
 		r = rec_index_find((uintptr_t)m);
 	return likely(r != NULL && rec_tag(r) == REC_TAG(REC_MUTEX) && rec_marked(r, m, REC_MUTEX)) ? r : NULL;

@@ -107,13 +107,43 @@ bool rec_is_marked(const struct lock_rec *r, void *lock)
 	return (r->flags & REC_NO_MARKER) || rec_marked(r, lock, r->kind);
 }
 
+#ifdef __GLIBC__
+/*
+ * Where the mutex at lock was initialised, as it carries it (table lock
+ * held), or 0.  With its marker still 0, the word beside the marker is what
+ * pthread_mutex_init's wrapper left there (0 after a static initializer).
+ * With a marker, that word is the address of a record: of this memory's
+ * previous identity, or of the lock these bytes were copied from
+ * (realloc() moving a block, a struct assignment), whose init site the
+ * copy keeps while that record still has the identity the marker names.
+ */
+static unsigned long carried_init_site(void *lock)
+{
+	uint64_t mark = atomic_load_explicit(rec_marker(lock, REC_MUTEX), memory_order_relaxed);
+	uintptr_t aux = atomic_load_explicit(mutex_aux(lock), memory_order_relaxed);
+	const struct lock_rec *o = (const struct lock_rec *)aux;
+
+	if (!mark)
+		return aux;
+	if (!rec_in_region(aux) || o->ident != (mark & ~(MARK_DESTROYED | MARK_FREED)) || !o->site_is_init)
+		return 0;
+	return o->site;
+}
+#endif
+
 /* Give r a fresh identity (table lock held). */
 static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned long ip,
 		  bool from_init, bool pshared)
 {
 	unsigned int flags = lock_flags(lock, kind, pshared);
 	struct site_rec *site = NULL;
+	unsigned long init_site = 0;
 
+#ifdef __GLIBC__
+	/* a mutex remembers where it was initialised (mutex.c); read before r changes: it may be r's */
+	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER) && !from_init)
+		init_site = carried_init_site(lock);
+#endif
 	atomic_store_explicit(&r->state, REC_BUILDING, memory_order_relaxed);
 	/* atomic: the fast paths read them with state, in one word (rec_tag) */
 	__atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
@@ -124,21 +154,12 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	r->unbalanced = false;
 	r->ident = next_ident++;
 	r->destroyed_at = r->freed_at = 0;
+	if (init_site) {
+		ip = init_site;
+		from_init = true;
+	}
 	r->site = ip;
 	r->site_is_init = from_init;
-#ifdef __GLIBC__
-	/* a mutex remembers where it was initialised (mutex.c) */
-	/* beside a marker that is not 0 is a record's address (or a copy's), not a site */
-	if (kind == REC_MUTEX && !(flags & REC_NO_MARKER) && !from_init &&
-	    !atomic_load_explicit(rec_marker(lock, kind), memory_order_relaxed)) {
-		unsigned long init_site = atomic_load_explicit(mutex_aux(lock), memory_order_relaxed);
-
-		if (init_site) {
-			r->site = init_site;
-			r->site_is_init = from_init = true;
-		}
-	}
-#endif
 	if (from_init && preload_classes == CLASSES_SITE)
 		site = site_get(r->site, kind);
 	instance_name(r->name, sizeof(r->name), kind, (uintptr_t)lock);

@@ -239,6 +239,18 @@ UIRQ_TEST(report, copied_mutex_is_a_lock_of_its_own, .timeout = 20)
 	run_free(&r);
 }
 
+UIRQ_TEST(report, mutex_moved_by_realloc_keeps_its_init_site, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("mutex_record"), "moved");
+
+	assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.out, "mutex_record: moved"), "the report came before the moved lock's own ABBA");
+	check(r, strstr(r.err, " (mutex@0x") && strstr(r.err, " initialised at mutex_record.c:") &&
+	      strstr(r.err, " in make_moved)"), "the moved lock is not named by its init site");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
 UIRQ_TEST(report, scribbled_mutex_still_validated, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("mutex_record"), "scribbled");

@@ -7,6 +7,9 @@
  *               original's marker and record, but is a lock of its own -
  *               A then B on the original, B then the copy: no report;
  *               the copy then B after that: the copy's own ABBA, reported
+ *   moved       a heap mutex moved by realloc(): the old block's locks end
+ *               there, and the moved copy is a new lock that keeps the
+ *               name of where it was initialised
  *   scribbled   the word overwritten (an address nothing is mapped at):
  *               the mutex is still found, still validated - its ABBA is
  *               reported - and nothing crashes
@@ -24,6 +27,7 @@
 static pthread_mutex_t copy_a = PTHREAD_MUTEX_INITIALIZER, copy_b = PTHREAD_MUTEX_INITIALIZER, copy_of_a;
 static pthread_mutex_t scrib_a = PTHREAD_MUTEX_INITIALIZER, scrib_b = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t pp_a = PTHREAD_MUTEX_INITIALIZER, pp;
+static pthread_mutex_t moved_b = PTHREAD_MUTEX_INITIALIZER;
 
 static void lock_pair(pthread_mutex_t *first, pthread_mutex_t *second)
 {
@@ -61,6 +65,33 @@ static void scribbled(void)
 	printf("mutex_record: scribbled over and taken\n");
 	fflush(stdout);
 	lock_pair(&scrib_b, &scrib_a);	/* reported */
+}
+
+static __attribute__((noinline)) pthread_mutex_t *make_moved(void)
+{
+	pthread_mutex_t *m = malloc(sizeof(*m));
+
+	if (!m)
+		exit(4);
+	ok(pthread_mutex_init(m, NULL));
+	return m;
+}
+
+static void moved(void)
+{
+	pthread_mutex_t *m = make_moved(), *grown;
+
+	lock_pair(m, &moved_b);
+	lock_pair(m, &moved_b);
+	/* a block this size is mapped anew: the mutex moves, bytes and all */
+	grown = realloc(m, 1 << 22);
+	if (!grown || grown == m)
+		exit(4);
+	lock_pair(&moved_b, grown);
+	printf("mutex_record: moved\n");
+	fflush(stdout);
+	lock_pair(grown, &moved_b);	/* reported: the moved lock, named by where it was initialised */
+	free(grown);
 }
 
 /*
@@ -134,6 +165,8 @@ int main(int argc, char **argv)
 		copy();
 	else if (!strcmp(c, "scribbled"))
 		scribbled();
+	else if (!strcmp(c, "moved"))
+		moved();
 	else if (!strcmp(c, "pp-fails"))
 		pp_fails();
 	else if (!strcmp(c, "pp-destroyed"))
