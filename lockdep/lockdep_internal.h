@@ -764,13 +764,13 @@ static inline __attribute__((always_inline)) void lockdep_wlog_commit(struct loc
  * recursion and start its own complete path, which gets here again).
  *
  * The common case is answered here, inline, with no lock, no call and no
- * store but to the scratch entry above the top of the stack before the
- * answer is known: the class cached in the map, its usage
- * bits all set already, a stack no deeper than this thread has had before,
- * and the new chain in the chain cache - which means this very sequence of
- * classes (and flags) was validated against the graph before, so this
- * acquisition is validated.  Anything else goes to lock_acquire_slow(), the
- * complete algorithm.
+ * store but to scratch (the entry above the top of the stack, the wait
+ * log's next slot) before the answer is known: the class cached in the map,
+ * its usage bits all set already, a stack no deeper than this thread has
+ * had before, and the new chain in the chain cache - which means this very
+ * sequence of classes (and flags) was validated against the graph before,
+ * so this acquisition is validated.  Anything else goes to
+ * lock_acquire_slow(), the complete algorithm.
  *
  * Signals: the recursion flag is set before anything is written, and the
  * last store - depth + 1 and recursion 0 in one 64-bit word - pushes the
