@@ -226,63 +226,66 @@ UIRQ_TEST(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signa
  * (progs/mutex_record.c): a copy carries the original's, a program can
  * scribble over it, and a PP mutex's lock fails after the validation.
  */
+/*
+ * "mutex_record CASE": the program got to its last line and exited 0;
+ * clean, no report (and --exit-code did not fire), else exactly one
+ * circular dependency, which the caller checks further.  The caller frees r.
+ */
+static struct run record_case(const char *c, const char *last, bool clean)
+{
+	struct run r = clean ? RUN(NULL, "--exit-code", "99", prog("mutex_record"), c)
+			     : RUN(NULL, prog("mutex_record"), c);
+
+	if (clean)
+		check(r, any_report(r.err) == 0, "mutex_record %s reported", c);
+	else
+		assert_one_report(r, CIRCULAR);
+	check(r, strstr(r.out, last), "the program did not get through");
+	assert_exit(r, 0);
+	return r;
+}
+
 UIRQ_TEST(report, copied_mutex_is_a_lock_of_its_own, .timeout = 20)
 {
-	struct run r = RUN(NULL, prog("mutex_record"), "copy");
+	struct run r = record_case("copy", "the copy is its own lock", false);
 
-	assert_one_report(r, CIRCULAR);
-	check(r, strstr(r.out, "the copy is its own lock"), "the program did not get through");
 	check(r, strstr(r.err, "(&copy_of_a){"), "the copy not named");
 	check(r, strstr(r.err, "(&copy_b){"), "lock copy_b not named");
 	check(r, !strstr(r.err, "(&copy_a){"), "the original blamed for its copy");
-	assert_exit(r, 0);
 	run_free(&r);
 }
 
 UIRQ_TEST(report, mutex_moved_by_realloc_keeps_its_init_site, .timeout = 20)
 {
-	struct run r = RUN(NULL, prog("mutex_record"), "moved");
+	struct run r = record_case("moved", "mutex_record: moved", false);
 
-	assert_one_report(r, CIRCULAR);
-	check(r, strstr(r.out, "mutex_record: moved"), "the program did not get through");
 	check(r, strstr(r.err, " (mutex@0x") && strstr(r.err, " initialised at mutex_record.c:") &&
 	      strstr(r.err, " in make_moved)"), "the moved lock is not named by its init site");
-	assert_exit(r, 0);
 	run_free(&r);
 }
 
 UIRQ_TEST(report, scribbled_mutex_still_validated, .timeout = 20)
 {
-	struct run r = RUN(NULL, prog("mutex_record"), "scribbled");
+	struct run r = record_case("scribbled", "scribbled over and taken", false);
 
-	assert_one_report(r, CIRCULAR);
-	check(r, strstr(r.out, "scribbled over and taken"), "the program did not get through");
 	check(r, strstr(r.err, "(&scrib_a){") && strstr(r.err, "(&scrib_b){"), "locks not named");
-	assert_exit(r, 0);
-	run_free(&r);
-}
-
-/* "mutex_record CASE": no report, and the program got to its last line. */
-static void assert_clean_to_the_end(const char *c, const char *last)
-{
-	struct run r = RUN(NULL, "--exit-code", "99", prog("mutex_record"), c);
-
-	check(r, any_report(r.err) == 0, "mutex_record %s reported", c);
-	check(r, strstr(r.out, last), "the program did not get through");
-	assert_exit(r, 0);
 	run_free(&r);
 }
 
 /* a failed lock leaves no hold: neither a cycle through it nor a thread ending with it */
 UIRQ_TEST(clean, failed_pp_mutex_locks_leave_no_hold, .timeout = 20)
 {
-	assert_clean_to_the_end("pp-fails", "6 failed locks");
+	struct run r = record_case("pp-fails", "6 failed locks", true);
+
+	run_free(&r);
 }
 
 /* glibc keeps a PP mutex's ceiling in its lock word: that is no holder */
 UIRQ_TEST(clean, pp_mutex_destroyed_unheld, .timeout = 20)
 {
-	assert_clean_to_the_end("pp-destroyed", "mutex_record: destroyed");
+	struct run r = record_case("pp-destroyed", "mutex_record: destroyed", true);
+
+	run_free(&r);
 }
 
 /* ---- no blind spot: limits grow with the program (issue 12, section 1) ---- */

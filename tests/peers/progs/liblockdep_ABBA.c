@@ -18,14 +18,6 @@
  */
 #include "peer.h"
 
-static void lock_pair(pthread_mutex_t *first, pthread_mutex_t *second)
-{
-	ok(pthread_mutex_lock(first));
-	ok(pthread_mutex_lock(second));
-	ok(pthread_mutex_unlock(second));
-	ok(pthread_mutex_unlock(first));
-}
-
 int main(void)
 {
 	pthread_mutex_t a, b;
@@ -33,8 +25,8 @@ int main(void)
 	for (int round = 0; round < 2; round++) {
 		ok(pthread_mutex_init(&a, NULL));
 		ok(pthread_mutex_init(&b, NULL));
-		lock_pair(&a, &b);
-		lock_pair(&b, &a);
+		lock_nested(&a, &b);
+		lock_nested(&b, &a);
 		ok(pthread_mutex_destroy(&b));
 		ok(pthread_mutex_destroy(&a));
 	}

@@ -14,14 +14,6 @@
  */
 #include "peer.h"
 
-static void lock_pair(pthread_mutex_t *outer, pthread_mutex_t *inner)
-{
-	ok(pthread_mutex_lock(outer));
-	ok(pthread_mutex_lock(inner));
-	ok(pthread_mutex_unlock(inner));
-	ok(pthread_mutex_unlock(outer));
-}
-
 int main(void)
 {
 	pthread_mutex_t a, b, c;
@@ -29,9 +21,9 @@ int main(void)
 	ok(pthread_mutex_init(&a, NULL));
 	ok(pthread_mutex_init(&b, NULL));
 	ok(pthread_mutex_init(&c, NULL));
-	lock_pair(&a, &b);
-	lock_pair(&b, &c);
-	lock_pair(&c, &a);
+	lock_nested(&a, &b);
+	lock_nested(&b, &c);
+	lock_nested(&c, &a);
 	ok(pthread_mutex_destroy(&c));
 	ok(pthread_mutex_destroy(&b));
 	ok(pthread_mutex_destroy(&a));

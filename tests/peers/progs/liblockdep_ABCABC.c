@@ -13,14 +13,6 @@
  */
 #include "peer.h"
 
-static void lock_pair(pthread_mutex_t *outer, pthread_mutex_t *inner)
-{
-	ok(pthread_mutex_lock(outer));
-	ok(pthread_mutex_lock(inner));
-	ok(pthread_mutex_unlock(inner));
-	ok(pthread_mutex_unlock(outer));
-}
-
 int main(void)
 {
 	pthread_mutex_t a, b, c;
@@ -28,9 +20,9 @@ int main(void)
 	ok(pthread_mutex_init(&a, NULL));
 	ok(pthread_mutex_init(&b, NULL));
 	ok(pthread_mutex_init(&c, NULL));
-	lock_pair(&a, &b);
-	lock_pair(&c, &a);
-	lock_pair(&b, &c);
+	lock_nested(&a, &b);
+	lock_nested(&c, &a);
+	lock_nested(&b, &c);
 	ok(pthread_mutex_destroy(&c));
 	ok(pthread_mutex_destroy(&b));
 	ok(pthread_mutex_destroy(&a));

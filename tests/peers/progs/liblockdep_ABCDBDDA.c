@@ -13,14 +13,6 @@
  */
 #include "peer.h"
 
-static void lock_pair(pthread_mutex_t *outer, pthread_mutex_t *inner)
-{
-	ok(pthread_mutex_lock(outer));
-	ok(pthread_mutex_lock(inner));
-	ok(pthread_mutex_unlock(inner));
-	ok(pthread_mutex_unlock(outer));
-}
-
 int main(void)
 {
 	pthread_mutex_t a, b, c, d;
@@ -29,10 +21,10 @@ int main(void)
 	ok(pthread_mutex_init(&b, NULL));
 	ok(pthread_mutex_init(&c, NULL));
 	ok(pthread_mutex_init(&d, NULL));
-	lock_pair(&a, &b);
-	lock_pair(&c, &d);
-	lock_pair(&b, &d);
-	lock_pair(&d, &a);
+	lock_nested(&a, &b);
+	lock_nested(&c, &d);
+	lock_nested(&b, &d);
+	lock_nested(&d, &a);
 	ok(pthread_mutex_destroy(&d));
 	ok(pthread_mutex_destroy(&c));
 	ok(pthread_mutex_destroy(&b));

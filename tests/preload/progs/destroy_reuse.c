@@ -11,37 +11,29 @@ static union {
 	pthread_rwlock_t r[2];
 } mem;
 
-static void lock_pair(pthread_mutex_t *first, pthread_mutex_t *second)
-{
-	ok(pthread_mutex_lock(first));
-	ok(pthread_mutex_lock(second));
-	ok(pthread_mutex_unlock(second));
-	ok(pthread_mutex_unlock(first));
-}
-
 int main(void)
 {
 	/* destroy, then init again */
 	ok(pthread_mutex_init(&mem.m[0], NULL));
 	ok(pthread_mutex_init(&mem.m[1], NULL));
-	lock_pair(&mem.m[0], &mem.m[1]);
+	lock_nested(&mem.m[0], &mem.m[1]);
 	ok(pthread_mutex_destroy(&mem.m[0]));
 	ok(pthread_mutex_destroy(&mem.m[1]));
 	ok(pthread_mutex_init(&mem.m[0], NULL));
 	ok(pthread_mutex_init(&mem.m[1], NULL));
-	lock_pair(&mem.m[1], &mem.m[0]);
+	lock_nested(&mem.m[1], &mem.m[0]);
 
 	/* init again without a destroy (memory recycled by an allocator) */
 	ok(pthread_mutex_init(&mem.m[0], NULL));
 	ok(pthread_mutex_init(&mem.m[1], NULL));
-	lock_pair(&mem.m[0], &mem.m[1]);
+	lock_nested(&mem.m[0], &mem.m[1]);
 
 	/* destroy, then a static initializer */
 	ok(pthread_mutex_destroy(&mem.m[0]));
 	ok(pthread_mutex_destroy(&mem.m[1]));
 	mem.m[0] = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	mem.m[1] = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
-	lock_pair(&mem.m[1], &mem.m[0]);
+	lock_nested(&mem.m[1], &mem.m[0]);
 	ok(pthread_mutex_destroy(&mem.m[0]));
 	ok(pthread_mutex_destroy(&mem.m[1]));
 

@@ -29,24 +29,16 @@ static pthread_mutex_t scrib_a = PTHREAD_MUTEX_INITIALIZER, scrib_b = PTHREAD_MU
 static pthread_mutex_t pp_a = PTHREAD_MUTEX_INITIALIZER, pp;
 static pthread_mutex_t moved_b = PTHREAD_MUTEX_INITIALIZER;
 
-static void lock_pair(pthread_mutex_t *first, pthread_mutex_t *second)
-{
-	ok(pthread_mutex_lock(first));
-	ok(pthread_mutex_lock(second));
-	ok(pthread_mutex_unlock(second));
-	ok(pthread_mutex_unlock(first));
-}
-
 static void copy(void)
 {
-	lock_pair(&copy_a, &copy_b);
-	lock_pair(&copy_a, &copy_b);	/* the fast path's case: the record is found in copy_a */
+	lock_nested(&copy_a, &copy_b);
+	lock_nested(&copy_a, &copy_b);	/* the fast path's case: the record is found in copy_a */
 	memcpy(&copy_of_a, &copy_a, sizeof(copy_a));
-	lock_pair(&copy_b, &copy_of_a);
-	lock_pair(&copy_b, &copy_of_a);
+	lock_nested(&copy_b, &copy_of_a);
+	lock_nested(&copy_b, &copy_of_a);
 	printf("mutex_record: the copy is its own lock\n");
 	fflush(stdout);
-	lock_pair(&copy_of_a, &copy_b);	/* reported: copy_b then the copy above */
+	lock_nested(&copy_of_a, &copy_b);	/* reported: copy_b then the copy above */
 }
 
 static void scribbled(void)
@@ -56,15 +48,15 @@ static void scribbled(void)
 	if (hole == MAP_FAILED)
 		exit(4);
 	munmap(hole, 4096);
-	lock_pair(&scrib_a, &scrib_b);
-	lock_pair(&scrib_a, &scrib_b);
+	lock_nested(&scrib_a, &scrib_b);
+	lock_nested(&scrib_a, &scrib_b);
 #ifdef __GLIBC__
 	scrib_a.__data.__list.__prev = hole;	/* the word beside the marker: glibc leaves it to robust mutexes */
 #endif
-	lock_pair(&scrib_a, &scrib_b);
+	lock_nested(&scrib_a, &scrib_b);
 	printf("mutex_record: scribbled over and taken\n");
 	fflush(stdout);
-	lock_pair(&scrib_b, &scrib_a);	/* reported */
+	lock_nested(&scrib_b, &scrib_a);	/* reported */
 }
 
 static __attribute__((noinline)) pthread_mutex_t *make_moved(void)
@@ -81,16 +73,16 @@ static void moved(void)
 {
 	pthread_mutex_t *m = make_moved(), *grown;
 
-	lock_pair(m, &moved_b);
-	lock_pair(m, &moved_b);
+	lock_nested(m, &moved_b);
+	lock_nested(m, &moved_b);
 	/* a block this size is mapped anew: the mutex moves, bytes and all */
 	grown = realloc(m, 1 << 22);
 	if (!grown || grown == m)
 		exit(4);
-	lock_pair(&moved_b, grown);
+	lock_nested(&moved_b, grown);
 	printf("mutex_record: moved\n");
 	fflush(stdout);
-	lock_pair(grown, &moved_b);	/* reported: the moved lock, named by where it was initialised */
+	lock_nested(grown, &moved_b);	/* reported: the moved lock, named by where it was initialised */
 	free(grown);
 }
 
@@ -115,7 +107,7 @@ static void deepen(void)
 {
 	static pthread_mutex_t outer = PTHREAD_MUTEX_INITIALIZER, inner = PTHREAD_MUTEX_INITIALIZER;
 
-	lock_pair(&outer, &inner);
+	lock_nested(&outer, &inner);
 }
 
 static void *pp_then_a(void *arg)

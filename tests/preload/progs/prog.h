@@ -38,6 +38,15 @@ static inline struct timespec deadline_ms(long ms)
 	return t;
 }
 
+/* outer, then inner under it, released in reverse: one dependency outer -> inner */
+static inline void lock_nested(pthread_mutex_t *outer, pthread_mutex_t *inner)
+{
+	ok(pthread_mutex_lock(outer));
+	ok(pthread_mutex_lock(inner));
+	ok(pthread_mutex_unlock(inner));
+	ok(pthread_mutex_unlock(outer));
+}
+
 /* Run fn in a thread and wait for it: orders two threads' lock sequences without overlap. */
 static inline void run_thread(void *(*fn)(void *), void *arg)
 {
