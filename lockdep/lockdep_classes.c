@@ -130,8 +130,6 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 {
 	uintptr_t key = map_class_key(map, subclass);
 	struct lock_class *c;
-	const char *name;
-	size_t len;
 
 	lockdep_init_once();
 	raw_futex_lock(&class_lock);
@@ -145,14 +143,12 @@ struct lock_class *register_lock_class(const struct uirq_lockdep_map *map, unsig
 		graph_unlock();
 		return NULL;
 	}
-	/* a copy, not snprintf(): classes are made by the million where locks live briefly */
-	name = map->name ? map->name : "<unnamed>";
-	len = strnlen(name, sizeof(c->name) - 1);
-	memcpy(c->name, name, len);
-	c->name[len] = '\0';
+	c->name = map->name ? map->name : "<unnamed>";
 	c->subclass = subclass;
 	c->after_head = c->before_head = NULL;
+#ifndef UIRQ_LOCKDEP_PRELOAD
 	c->usage_site = NULL;
+#endif
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
 	c->order = lockdep_order_first(next_class_id);
 	atomic_store_explicit(&c->id, next_class_id++, memory_order_relaxed);

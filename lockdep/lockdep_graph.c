@@ -189,10 +189,21 @@ static unsigned int backward_dep(unsigned int m)
 
 /* ---- breadth-first search ---- */
 
-/* 64 bits: never wraps, so no class ever needs its marks cleared. */
+/*
+ * The search's state is in its queue, not in the classes (their memory is
+ * per lock in the preload library): each entry knows the dependency it was
+ * reached by and the entry it was reached from, so the path is read back
+ * from the queue.  A class keeps only its mark: the search number (64
+ * bits: never wraps, so no mark ever needs clearing) and which of its two
+ * visits it had in that search.
+ */
+#define BFS_MARK_STRONG	1u	/* reached by a strong path */
+#define BFS_MARK_XR	2u	/* reached through *R only */
 static uint64_t bfs_gen;
 static struct bfs_entry {
 	struct lock_class *class;
+	struct lock_dep *dep;	/* how class was reached; NULL at the root */
+	uint32_t parent;	/* the entry dep leaves from */
 	bool xr;
 } *bfs_queue;
 static size_t bfs_queue_size;
@@ -200,11 +211,12 @@ static size_t bfs_queue_size;
 /* A class is visited at most twice: once reached through *R only, once strongly. */
 static bool bfs_visit(struct lock_class *c, bool xr)
 {
-	if (c->bfs_gen[0] == bfs_gen)
+	uint64_t m = c->bfs_mark;
+	unsigned int seen = m >> 2 == bfs_gen ? (unsigned int)m & 3u : 0u;
+
+	if ((seen & BFS_MARK_STRONG) || (xr && (seen & BFS_MARK_XR)))
 		return false;
-	if (xr && c->bfs_gen[1] == bfs_gen)
-		return false;
-	c->bfs_gen[xr] = bfs_gen;
+	c->bfs_mark = bfs_gen << 2 | seen | (xr ? BFS_MARK_XR : BFS_MARK_STRONG);
 	return true;
 }
 
@@ -213,50 +225,35 @@ static struct lock_class *dep_far_end(const struct lock_dep *d, enum bfs_dir dir
 	return dir == BFS_FORWARDS ? d->to : d->from;
 }
 
-static struct lock_class *dep_near_end(const struct lock_dep *d, enum bfs_dir dir)
-{
-	return dir == BFS_FORWARDS ? d->from : d->to;
-}
-
-/* The path from the root to c, keeping the root end if it is absurdly long. */
-static void bfs_build_path(struct lock_class *c, bool xr, enum bfs_dir dir, struct bfs_path *path)
+/* The path from the root to entry e, keeping the root end if it is absurdly long. */
+static void bfs_build_path(size_t e, struct bfs_path *path)
 {
 	unsigned int n = 0;
 
-	path->match = c;
-	path->match_xr = xr;
-	for (struct lock_class *i = c; i->bfs_parent[xr];) {
-		const struct lock_dep *d = i->bfs_parent[xr];
-
-		xr = i->bfs_parent_xr[xr];
-		i = dep_near_end(d, dir);
+	path->match = bfs_queue[e].class;
+	path->match_xr = bfs_queue[e].xr;
+	for (size_t i = e; bfs_queue[i].dep; i = bfs_queue[i].parent)
 		n++;
-	}
 	path->len = n < MAX_BFS_PATH ? n : MAX_BFS_PATH;
-	xr = path->match_xr;
-	for (unsigned int k = n; c->bfs_parent[xr]; k--) {
-		struct lock_dep *d = c->bfs_parent[xr];
-
+	for (size_t i = e, k = n; bfs_queue[i].dep; i = bfs_queue[i].parent, k--)
 		if (k - 1 < MAX_BFS_PATH)
-			path->deps[k - 1] = d;
-		xr = c->bfs_parent_xr[xr];
-		c = dep_near_end(d, dir);
-	}
+			path->deps[k - 1] = bfs_queue[i].dep;
 }
 
-/* Room for every class twice (the most a search can queue); false when out of memory. */
-static bool bfs_make_room(void)
+/* Room for one more entry; false when out of memory.  Grows with what a search visits. */
+static bool bfs_make_room(size_t tail)
 {
-	size_t need = 2 * nr_lock_classes() + 2, size = bfs_queue_size ? bfs_queue_size : 1024;
+	size_t size = bfs_queue_size ? bfs_queue_size * 2 : 1024;
 	struct bfs_entry *q;
 
-	if (need <= bfs_queue_size)
+	if (tail < bfs_queue_size)
 		return true;
-	while (size < need)
-		size *= 2;
+	/* parent is 32 bits: a class is queued at most twice, and 2^31 classes do not fit in memory */
 	q = lockdep_alloc(size * sizeof(*q));
 	if (!q)
 		return false;
+	if (tail)
+		memcpy(q, bfs_queue, tail * sizeof(*q));
 	lockdep_free(bfs_queue, bfs_queue_size * sizeof(*q));
 	bfs_queue = q;
 	bfs_queue_size = size;
@@ -269,22 +266,22 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 	size_t head = 0, tail = 0;
 
 	atomic_fetch_add_explicit(&lockdep_counters.bfs_searches, 1, memory_order_relaxed);
-	if (!bfs_make_room()) {
+	if (!bfs_make_room(0)) {
 		lockdep_out_of_memory("the dependency search");
 		return false;
 	}
 	bfs_gen++;
 	bfs_visit(root, root_xr);
-	root->bfs_parent[root_xr] = NULL;
+	bfs_queue[tail++] = (struct bfs_entry){ .class = root, .xr = root_xr };
 	if (match(root, root_xr, data)) {
-		bfs_build_path(root, root_xr, dir, path);
+		bfs_build_path(0, path);
 		return true;
 	}
-	bfs_queue[tail++] = (struct bfs_entry){ root, root_xr };
 
 	while (head < tail) {
-		struct lock_class *c = bfs_queue[head].class;
-		bool xr = bfs_queue[head++].xr;
+		size_t from = head++;
+		struct lock_class *c = bfs_queue[from].class;
+		bool xr = bfs_queue[from].xr;
 		struct lock_dep *d = dir == BFS_FORWARDS ? c->after_head : c->before_head;
 
 		for (; d; d = dir == BFS_FORWARDS ? d->after_next : d->before_next) {
@@ -301,13 +298,15 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 			next = dep_far_end(d, dir);
 			if (!bfs_visit(next, nxr))
 				continue;
-			next->bfs_parent[nxr] = d;
-			next->bfs_parent_xr[nxr] = xr;
+			if (!bfs_make_room(tail)) {
+				lockdep_out_of_memory("the dependency search");
+				return false;
+			}
+			bfs_queue[tail++] = (struct bfs_entry){ next, d, (uint32_t)from, nxr };
 			if (match(next, nxr, data)) {
-				bfs_build_path(next, nxr, dir, path);
+				bfs_build_path(tail - 1, path);
 				return true;
 			}
-			bfs_queue[tail++] = (struct bfs_entry){ next, nxr };
 		}
 	}
 	return false;

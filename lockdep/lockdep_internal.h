@@ -275,19 +275,24 @@ struct lock_class {
 	_Atomic uint64_t id;		/* never reused: stale chains cannot match (lock_class_chain_id()) */
 	_Atomic unsigned int usage_mask;
 	uint8_t subclass;		/* < UIRQ_MAX_LOCKDEP_SUBCLASSES */
-	uint8_t bfs_parent_xr[2];	/* the search's: see bfs_parent */
 	struct lock_class *_Atomic hash_next;
 	struct lock_class *free_next;
 	struct lock_dep *after_head;	/* dependencies this -> X */
 	struct lock_dep *before_head;	/* dependencies X -> this */
+#ifndef UIRQ_LOCKDEP_PRELOAD
 	/* where each irq usage began: allocated with the first one (most classes never have any) */
 	struct lockdep_site *usage_site;
-	/* breadth-first search state, indexed by "arrived through *R only" */
-	uint64_t bfs_gen[2];
-	struct lock_dep *bfs_parent[2];	/* NULL at the root; bfs_parent_xr the parent's own index */
+#endif
+	/* the breadth-first search's mark: its number << 2, and how it reached the class (lockdep_graph.c) */
+	uint64_t bfs_mark;
 	/* rank in the topological order (lockdep_order.c), and its search mark */
 	uint64_t order, order_gen;
-	char name[48];
+	/*
+	 * The map's name, as the kernel keeps it: not a copy (a class per lock
+	 * in the preload library, where it is only the fallback of the
+	 * library's own names), so it must live as long as the class.
+	 */
+	const char *name;
 };
 
 /*

@@ -10,14 +10,52 @@
 
 #include "uirq/context.h"
 
+/* Some class was taken in hard-irq context, ever: only then can a dependency be irq-unsafe. */
+static atomic_bool irq_safe_seen;
+
+/*
+ * The preload library's classes have no irq usage (LOCKDEP_NEEDED_IRQ),
+ * and one class per lock: no room kept for the sites there.
+ */
+#ifdef UIRQ_LOCKDEP_PRELOAD
+static const struct lockdep_site *usage_sites(const struct lock_class *c)
+{
+	(void)c;
+	return NULL;
+}
+
+static bool save_usage_site(struct lock_class *c, unsigned int bit, const struct lockdep_site *site)
+{
+	(void)c;
+	(void)bit;
+	(void)site;
+	return true;
+}
+
+void free_usage_sites(struct lock_class *c)
+{
+	(void)c;
+}
+#else
 /* The sites of a class's irq usages, one slab object per class that has any. */
 struct usage_sites {
 	struct lockdep_site site[LOCK_USED];
 	void *free_next;
 };
 static struct lockdep_slab usage_site_slab = LOCKDEP_SLAB(struct usage_sites, free_next);
-/* Some class was taken in hard-irq context, ever: only then can a dependency be irq-unsafe. */
-static atomic_bool irq_safe_seen;
+
+static const struct lockdep_site *usage_sites(const struct lock_class *c)
+{
+	return c->usage_site;
+}
+
+static bool save_usage_site(struct lock_class *c, unsigned int bit, const struct lockdep_site *site)
+{
+	if (!c->usage_site && !(c->usage_site = slab_alloc(&usage_site_slab)))
+		return false;
+	c->usage_site[bit] = *site;
+	return true;
+}
 
 void free_usage_sites(struct lock_class *c)
 {
@@ -25,6 +63,7 @@ void free_usage_sites(struct lock_class *c)
 		slab_free(&usage_site_slab, c->usage_site);
 	c->usage_site = NULL;
 }
+#endif
 
 static const char *const usage_names[LOCK_USAGE_STATES] = {
 	[LOCK_USED_IN_HARDIRQ] = "IN-HARDIRQ-W",
@@ -102,7 +141,7 @@ static void rpt_usage_site(const struct lock_class *c, unsigned int bit)
 	static const struct lockdep_site unknown;
 
 	rpt("  ");
-	rpt_site(c->usage_site && bit < LOCK_USED ? &c->usage_site[bit] : &unknown);
+	rpt_site(usage_sites(c) && bit < LOCK_USED ? &usage_sites(c)[bit] : &unknown);
 	rpt("\n");
 }
 
@@ -274,11 +313,10 @@ static void mark_lock(struct lockdep_task *t, struct held_lock *this, unsigned i
 		return;
 	/* only the irq usages' sites are ever printed */
 	if (bit < LOCK_USED) {
-		if (!c->usage_site && !(c->usage_site = slab_alloc(&usage_site_slab))) {
+		if (!save_usage_site(c, bit, site)) {
 			lockdep_out_of_memory("irq usage sites");
 			return;
 		}
-		c->usage_site[bit] = *site;
 		if (bit == LOCK_USED_IN_HARDIRQ || bit == LOCK_USED_IN_HARDIRQ_READ)
 			atomic_store_explicit(&irq_safe_seen, true, memory_order_relaxed);
 	}
