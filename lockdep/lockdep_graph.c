@@ -193,13 +193,17 @@ static unsigned int backward_dep(unsigned int m)
  * The search's state is in its queue, not in the classes (their memory is
  * per lock in the preload library): each entry knows the dependency it was
  * reached by and the entry it was reached from, so the path is read back
- * from the queue.  A class keeps only its mark: the search number (64
- * bits: never wraps, so no mark ever needs clearing) and which of its two
- * visits it had in that search.
+ * from the queue.  A class keeps only its mark: this search's number and
+ * which of its two visits it had.
  */
 #define BFS_MARK_STRONG	1u	/* reached by a strong path */
 #define BFS_MARK_XR	2u	/* reached through *R only */
-static uint64_t bfs_gen;
+static uint64_t bfs_gen, search_gen;
+
+uint64_t lockdep_new_search(void)
+{
+	return ++search_gen;
+}
 static struct bfs_entry {
 	struct lock_class *class;
 	struct lock_dep *dep;	/* how class was reached; NULL at the root */
@@ -211,12 +215,12 @@ static size_t bfs_queue_size;
 /* A class is visited at most twice: once reached through *R only, once strongly. */
 static bool bfs_visit(struct lock_class *c, bool xr)
 {
-	uint64_t m = c->bfs_mark;
+	uint64_t m = c->mark;
 	unsigned int seen = m >> 2 == bfs_gen ? (unsigned int)m & 3u : 0u;
 
 	if ((seen & BFS_MARK_STRONG) || (xr && (seen & BFS_MARK_XR)))
 		return false;
-	c->bfs_mark = bfs_gen << 2 | seen | (xr ? BFS_MARK_XR : BFS_MARK_STRONG);
+	c->mark = bfs_gen << 2 | seen | (xr ? BFS_MARK_XR : BFS_MARK_STRONG);
 	return true;
 }
 
@@ -270,7 +274,7 @@ bool lockdep_bfs(struct lock_class *root, bool root_xr, enum bfs_dir dir,
 		lockdep_out_of_memory("the dependency search");
 		return false;
 	}
-	bfs_gen++;
+	bfs_gen = lockdep_new_search();
 	bfs_visit(root, root_xr);
 	bfs_queue[tail++] = (struct bfs_entry){ .class = root, .xr = root_xr };
 	if (match(root, root_xr, data)) {

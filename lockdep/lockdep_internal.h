@@ -283,10 +283,13 @@ struct lock_class {
 	/* where each irq usage began: allocated with the first one (most classes never have any) */
 	struct lockdep_site *usage_site;
 #endif
-	/* the breadth-first search's mark: its number << 2, and how it reached the class (lockdep_graph.c) */
-	uint64_t bfs_mark;
-	/* rank in the topological order (lockdep_order.c), and its search mark */
-	uint64_t order, order_gen;
+	/*
+	 * The last search that reached it (lockdep_new_search() << 2) and two
+	 * bits of how: the breadth-first search's two visits, or the order
+	 * search's two sides.  Searches run one at a time, under the graph lock.
+	 */
+	uint64_t mark;
+	uint64_t order;			/* rank in the topological order (lockdep_order.c) */
 	/*
 	 * The map's name, as the kernel keeps it: not a copy (a class per lock
 	 * in the preload library, where it is only the fallback of the
@@ -640,6 +643,11 @@ void zap_class_deps(struct lock_class *class);
  * lockdep_order_add() of to -> from reuses the search.
  */
 bool lockdep_order_may_reach(struct lock_class *from, struct lock_class *to);
+/*
+ * A new search's number for the classes' marks (graph lock held): 62 bits,
+ * never wraps, so no mark ever needs clearing.
+ */
+uint64_t lockdep_new_search(void);
 /* The first rank of the class with this id. */
 uint64_t lockdep_order_first(uint64_t class_id);
 /* A dependency was linked into the graph, or is about to be unlinked. */

@@ -44,8 +44,6 @@
 #define ORDER_SPACING	(UINT64_C(1) << 20)
 
 static unsigned long nr_back_deps;
-/* 64 bits: never wraps, so no class ever needs its mark cleared. */
-static uint64_t order_gen;
 
 struct order_buf {
 	struct lock_class **v;
@@ -100,7 +98,7 @@ static bool side_start(struct side *s, struct lock_class *root, uint64_t mark)
 {
 	s->seen.n = s->stack.n = 0;
 	s->edge = NULL;
-	root->order_gen = mark;
+	root->mark = mark;
 	return buf_push(&s->seen, root) && buf_push(&s->stack, root);
 }
 
@@ -120,9 +118,9 @@ static enum reach side_step(struct side *s, const struct lock_class *limit, uint
 
 		if (d->back)
 			continue;
-		if (n->order_gen == theirs)
+		if (n->mark == theirs)
 			return PATH;
-		if (n->order_gen == mine)
+		if (n->mark == mine)
 			continue;
 		if (s->forwards ? !ranks_below(n, limit) : !ranks_below(limit, n)) {
 			/* beyond the window: cannot lead to the other root, but bounds a move */
@@ -130,7 +128,7 @@ static enum reach side_step(struct side *s, const struct lock_class *limit, uint
 				s->edge = n;
 			continue;
 		}
-		n->order_gen = mine;
+		n->mark = mine;
 		if (!buf_push(&s->seen, n) || !buf_push(&s->stack, n))
 			return NO_MEMORY;
 	}
@@ -140,7 +138,8 @@ static enum reach side_step(struct side *s, const struct lock_class *limit, uint
 /* Is there a path next -> ... -> prev, given rank(next) < rank(prev)? */
 static enum reach search(struct lock_class *next, struct lock_class *prev)
 {
-	uint64_t f = order_gen += 2, b = f + 1;
+	/* the two sides' marks: this search's number, and which side */
+	uint64_t f = lockdep_new_search() << 2 | 1u, b = f + 1;
 	enum reach r = NO_PATH;
 
 	last.valid = false;
