@@ -209,7 +209,8 @@ static void print_unlock_imbalance_bug(struct lockdep_task *t, struct uirq_lockd
 
 		if (class)
 			lockdep_class_name(class, name, sizeof(name));
-		else
+		else if (!lockdep_lock_info || !lockdep_lock_info->map_name ||
+			 !lockdep_lock_info->map_name(map, name, sizeof(name)))
 			snprintf(name, sizeof(name), "%s", map->name ? map->name : "<unnamed>");
 		report_headline(true, "WARNING: bad unlock balance detected!");
 		rpt_task();

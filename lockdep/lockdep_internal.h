@@ -54,6 +54,8 @@ struct lockdep_lock_info {
 	uintptr_t (*instance)(const struct uirq_lockdep_map *map);
 	/* A person's name for class into buf ("&stats_lock", "mutex@0x.. initialised at f.c:8 in f"); false: none. */
 	bool (*class_name)(const struct lock_class *class, char *buf, size_t len);
+	/* The same for the lock behind map, which has no class yet. */
+	bool (*map_name)(const struct uirq_lockdep_map *map, char *buf, size_t len);
 	/*
 	 * What the reports about class are deduplicated by (report_begin2):
 	 * its lock, or its kind of lock; 0: the class.

@@ -451,20 +451,50 @@ void rpt_class(const struct lock_class *class)
 	rpt("{%s}", usage);
 }
 
-void rpt_held_lock(const struct held_lock *hlock, const char *role)
+/* gone: hlock's class is not the one it was taken with any more (it died under the holder). */
+static void rpt_held_lock_as(const struct held_lock *hlock, const char *role, bool gone)
 {
 	const struct uirq_lockdep_map *map = hlock_map(hlock);
 	uintptr_t instance = lockdep_lock_info ? lockdep_lock_info->instance(map) : (uintptr_t)map;
 	char name[LOCKDEP_NAME_MAX];
 
-	lockdep_class_name(hlock->class, name, sizeof(name));
 	instance = uirq_ptr_shown((const void *)instance);
 	rpt("0x%lx ", (unsigned long)instance);
-	rpt_class(hlock->class);
+	if (!gone && atomic_load(&hlock->class->key) == map_class_key(map, hlock->class->subclass)) {
+		lockdep_class_name(hlock->class, name, sizeof(name));
+		rpt_class(hlock->class);
+	} else {
+		/*
+		 * Its class died under the holder (its key unregistered; in the
+		 * preload library, the lock destroyed or its memory freed while
+		 * held) and may name another lock by now, as may the memory.
+		 */
+		snprintf(name, sizeof(name), "%s, destroyed or freed while held",
+			 map->name ? map->name : "<unnamed>");
+		rpt("(%s)", name);
+	}
 	rpt(", at: ");
 	rpt_site(&hlock->site);
 	rpt("\n");
 	rj_lock(role, name, instance, &hlock->site);
+}
+
+void rpt_held_lock(const struct held_lock *hlock, const char *role)
+{
+	rpt_held_lock_as(hlock, role, false);
+}
+
+/*
+ * Is held lock i's class the one it was taken with?  A class that died
+ * and came back for another lock (same memory, same key) has a new id,
+ * which the entry's chain key does not have.
+ */
+static bool held_class_unchanged(const struct lockdep_task *t, unsigned int i)
+{
+	const struct held_lock *h = held_lock_at(t, i);
+
+	return iterate_chain_key(t->stack[i].chain_key, lock_class_chain_id(h->class),
+				 h->flags & HL_CHAIN_MASK) == h->chain_key;
 }
 
 void rpt_held_locks(const struct lockdep_task *t)
@@ -480,7 +510,7 @@ void rpt_held_locks(const struct lockdep_task *t)
 	rpt(":\n");
 	for (unsigned int i = 0; i < t->depth; i++) {
 		rpt(" #%u: ", i);
-		rpt_held_lock(held_lock_at(t, i), "held");
+		rpt_held_lock_as(held_lock_at(t, i), "held", !held_class_unchanged(t, i));
 	}
 }
 

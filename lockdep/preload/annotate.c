@@ -25,13 +25,14 @@ static unsigned int nr_pending;		/* slots in use, table lock */
 
 static void apply(struct lock_rec *r, const void *key, const char *name)
 {
-	if (name)
+	/* a wait object has a name of its own (wait_rec_name()) and no room for another */
+	if (name && !rec_kind_is_wait(r->kind))
 		r->user_name = name;
 	if (key && r->map.key != key) {
 		/* the lock joins key's class: its own (if it had one) dies, as at a re-init */
 		if (r->map.key == rec_key(r) && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
 			uirq_lockdep_unregister_key(rec_key(r));
-		uirq_lockdep_init_map(&r->map, name ? name : r->name, key, 0);
+		uirq_lockdep_init_map(&r->map, name ? name : rec_kind_name(r->kind), key, 0);
 	}
 }
 

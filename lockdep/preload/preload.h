@@ -158,10 +158,13 @@ enum rec_mtype {
  * memory is freed.  They come from slabs that are never unmapped, so a
  * pointer to one (from a held-lock entry) is always safe to read.
  *
- * The identity - ident, key, class, name - is rebuilt whenever the memory
- * turns out to hold a new lock: re-initialised (pthread_*_init or a static
+ * The identity - ident, key, class - is rebuilt whenever the memory turns
+ * out to hold a new lock: re-initialised (pthread_*_init or a static
  * initializer over it, seen through the marker), reused as another lock
  * type, or destroyed and initialised again.
+ *
+ * One per live lock, so every byte counts (uirq-lockdep(1) gives the
+ * figure): what only locks or only wait objects use shares one place.
  */
 struct lock_rec {
 	_Atomic uintptr_t addr;		/* the lock's address */
@@ -179,44 +182,59 @@ struct lock_rec {
 	/*
 	 * This identity's marker, also written into the lock's memory (a field
 	 * glibc leaves unused for this lock type): initialising the lock again
-	 * zeroes it there, so the next acquisition sees a new lock.
+	 * zeroes it there, so the next acquisition sees a new lock.  Its
+	 * address is also the key of the lock's own class (rec_key()): a key
+	 * is only an address, one byte a subclass.
 	 */
 	uint64_t ident;
 	/* Owner and depth: recursive and error-checking mutexes only; written by the holder. */
 	_Atomic uintptr_t owner;
 	unsigned int depth;
-	int fork_holder;		/* REC_FORK_HELD: that thread's id in the parent */
+	uint8_t waits;			/* WAITS_* */
+	bool site_is_init;
+	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
+	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
 	unsigned long site;		/* init call site if known, else first acquisition */
 	unsigned long destroyed_at;	/* REC_DEAD, REC_FREED: pthread_*_destroy's caller, or 0 */
 	union {
 		unsigned long freed_at;	/* REC_FREED: free()'s caller */
 		struct lock_rec *free_next;	/* in the slab's free list (no report reads a record there) */
 	};
-	const char *user_name;		/* uirq_lock_set_name() */
-	/* a wait object's (waits.c): how it was waited on and produced, for reports */
-	const char *wait_op, *produce_op;
+	union {
+		/* a wait object's (waits.c): how it was waited on and produced, for reports */
+		struct {
+			const char *wait_op, *produce_op;
+		};
+		/* a lock's */
+		struct {
+			const char *user_name;	/* uirq_lock_set_name() */
+			int fork_holder;	/* REC_FORK_HELD: that thread's id in the parent */
+			bool fork_read;		/* ... and it held the lock for reading only */
+		};
+	};
 	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
-	uint8_t waits;			/* WAITS_* */
-	bool site_is_init;
-	bool had_subclass;		/* taken with a nesting subclass (lockdep-annotate.h) */
-	bool unbalanced;		/* unlocked once more than taken: glibc's count is off */
-	bool fork_read;			/* ... and it held the lock for reading only */
-	/*
-	 * "rwlock@0x7ffd1234abcd"; its address is also the class key of the
-	 * lock's own class (rec_key()): a key is only an address, one byte a
-	 * subclass, and a record's name is its own.
-	 */
-	char name[24];
 };
 
-_Static_assert(sizeof(((struct lock_rec *)0)->name) >= sizeof(struct uirq_lock_class_key),
-	       "a record's name holds its key's subclasses");
+_Static_assert(sizeof(((struct lock_rec *)0)->ident) >= sizeof(struct uirq_lock_class_key),
+	       "a record's ident holds its key's subclasses");
 
 /* Not const: the register calls take keys so, and lockdep never writes through one. */
 static inline struct uirq_lock_class_key *rec_key(const struct lock_rec *r)
 {
-	return (struct uirq_lock_class_key *)(uintptr_t)r->name;
+	return (struct uirq_lock_class_key *)(uintptr_t)&r->ident;
+}
+
+/* "mutex", "cond"...: also the name of a lock's map (a string that outlives its class) */
+static inline const char *rec_kind_name(unsigned int kind)
+{
+	static const char *const names[REC_NR_KINDS] = {
+		[REC_MUTEX] = "mutex", [REC_RWLOCK] = "rwlock", [REC_SPIN] = "spinlock", [REC_COND] = "cond",
+		[REC_SEM] = "sem", [REC_THREAD] = "thread", [REC_BARRIER] = "barrier", [REC_PIPE] = "pipe",
+		[REC_EVENTFD] = "eventfd",
+	};
+
+	return kind < REC_NR_KINDS && names[kind] ? names[kind] : "lock";
 }
 
 /* The tag of a live record of this kind that the fast paths handle. */

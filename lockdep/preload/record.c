@@ -26,29 +26,6 @@
 
 static uint64_t next_ident = 1;		/* table lock */
 
-static const char *const kind_prefix[] = {
-	[REC_MUTEX] = "mutex@0x", [REC_RWLOCK] = "rwlock@0x", [REC_SPIN] = "spinlock@0x", [REC_COND] = "cond@0x",
-	[REC_SEM] = "sem@0x", [REC_THREAD] = "thread@0x", [REC_BARRIER] = "barrier@0x", [REC_PIPE] = "pipe@0x",
-	[REC_EVENTFD] = "eventfd@0x",
-};
-
-/* "mutex@0x55d0c3a4b040" without stdio: this runs inside pthread_mutex_lock. */
-static void instance_name(char *buf, size_t size, enum rec_kind kind, uintptr_t addr)
-{
-	size_t n = strlen(kind_prefix[kind]);
-	char hex[2 * sizeof(addr)];
-	int digits = 0;
-
-	memcpy(buf, kind_prefix[kind], n);
-	do {
-		hex[digits++] = "0123456789abcdef"[addr & 15];
-		addr >>= 4;
-	} while (addr && digits < (int)sizeof(hex));
-	while (digits && n + 1 < size)
-		buf[n++] = hex[--digits];
-	buf[n] = '\0';
-}
-
 /* What the lock's memory says of its type (glibc keeps it there, also for the static initializers). */
 static enum rec_mtype lock_mtype(void *lock, enum rec_kind kind)
 {
@@ -162,11 +139,10 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 	r->site_is_init = from_init;
 	if (from_init && preload_classes == CLASSES_SITE)
 		site = site_get(r->site, kind);
-	instance_name(r->name, sizeof(r->name), kind, (uintptr_t)lock);
 	if (site)
 		uirq_lockdep_init_map(&r->map, site->name, &site->key, 0);
 	else
-		uirq_lockdep_init_map(&r->map, r->name, rec_key(r), 0);
+		uirq_lockdep_init_map(&r->map, rec_kind_name(kind), rec_key(r), 0);
 	annotate_apply_pending(r);
 	if (preload_stat)
 		preload_stat_attach(r);
@@ -371,7 +347,6 @@ struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned lon
 	r->site_is_init = false;
 	r->wait_op = r->produce_op = NULL;
 	r->waits = 0;
-	instance_name(r->name, sizeof(r->name), kind, addr);
 	/*
 	 * A class of its own, made when it first joins the dependency graph
 	 * (waits.c).  Set directly: a wait object is never held, and the
@@ -379,7 +354,7 @@ struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned lon
 	 * stack (its lock freed while held) for a held lock re-initialised.
 	 */
 	r->map.key = rec_key(r);
-	r->map.name = r->name;
+	r->map.name = rec_kind_name(kind);
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 	atomic_store_explicit(&r->state, REC_LIVE, memory_order_release);
 	return r;

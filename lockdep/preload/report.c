@@ -67,8 +67,6 @@ static uintptr_t map_instance(const struct uirq_lockdep_map *map)
 	return atomic_load_explicit(&container_of(map, struct lock_rec, map)->addr, memory_order_relaxed);
 }
 
-static const char *const kind_names[] = { [REC_MUTEX] = "mutex", [REC_RWLOCK] = "rwlock", [REC_SPIN] = "spinlock" };
-
 /* "initialised at pool.c:88 in pool_create", "first taken at pool_lock+0x1c [libpool.so]" */
 static void describe_site(char *buf, size_t len, unsigned long ip, bool init)
 {
@@ -110,7 +108,7 @@ static bool record_name(const struct lock_rec *r, char *buf, size_t len)
 		return true;
 	}
 	describe_site(where, sizeof(where), r->site, r->site_is_init);
-	snprintf(buf, len, "%s@%#lx %s", r->kind < 4 ? kind_names[r->kind] : "lock", (unsigned long)a, where);
+	snprintf(buf, len, "%s@%#lx %s", rec_kind_name(r->kind), (unsigned long)a, where);
 	return true;
 }
 
@@ -124,13 +122,13 @@ const struct lock_rec *preload_class_rec(const struct lock_class *class)
 	if (!hidden || site_of_key(key))
 		return NULL;
 	/*
-	 * A record's key is its name; any other key (a program's annotation:
-	 * any address, a static char's too) cannot sit at a record's offset
-	 * of an aligned record - and must not be read as one.
+	 * A record's key is its ident's address; any other key (a program's
+	 * annotation: any address, a static char's too) that cannot sit at
+	 * that offset of an aligned record must not be read as one.
 	 */
-	if (((uintptr_t)key - offsetof(struct lock_rec, name)) % _Alignof(struct lock_rec))
+	if (((uintptr_t)key - offsetof(struct lock_rec, ident)) % _Alignof(struct lock_rec))
 		return NULL;
-	r = container_of(key, struct lock_rec, name);
+	r = container_of(key, struct lock_rec, ident);
 	return r->map.key == rec_key(r) ? r : NULL;
 }
 
@@ -149,6 +147,11 @@ static bool class_name(const struct lock_class *class, char *buf, size_t len)
 	}
 	/* NULL for a class that died with its lock (the memory freed under a holder): its last name */
 	return r && record_name(r, buf, len);
+}
+
+static bool map_name(const struct uirq_lockdep_map *map, char *buf, size_t len)
+{
+	return record_name(container_of(map, struct lock_rec, map), buf, len);
 }
 
 /*
@@ -177,6 +180,7 @@ static const struct lockdep_lock_info info = {
 	.holder = map_holder,
 	.instance = map_instance,
 	.class_name = class_name,
+	.map_name = map_name,
 	.class_sig = class_sig,
 	.circular = wait_circular,
 	.thread_exit = wait_thread_exit,
@@ -231,7 +235,7 @@ static void rpt_rec(const struct lock_rec *r, void *lock, const char *role)
 	char name[LOCKDEP_NAME_MAX];
 
 	if (!record_name(r, name, sizeof(name)))
-		snprintf(name, sizeof(name), "%s", r->name);
+		snprintf(name, sizeof(name), "%s", rec_kind_name(r->kind));
 	rpt("%p (%s)", lock, name);
 	rj_lock(role, name, (uintptr_t)lock, NULL);
 }
@@ -342,7 +346,7 @@ void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, uns
 		    "(pthread_atfork() handlers that take the lock before fork() and release it after\n"
 		    "make it consistent.)\n");
 		if (!record_name(r, name, sizeof(name)))
-			snprintf(name, sizeof(name), "%s", r->name);
+			snprintf(name, sizeof(name), "%s", rec_kind_name(r->kind));
 		rj_lock("held at fork", name, (uintptr_t)lock, &forked);
 		rpt("\n *** DEADLOCK ***\n\n");
 		rpt_tail(false);

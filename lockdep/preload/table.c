@@ -238,11 +238,6 @@ void rec_for_range(uintptr_t from, uintptr_t to, void (*fn)(struct lock_rec *r, 
 #define SITE_SIZE	(1u << SITE_BITS)
 static struct site_rec sites[SITE_SIZE];
 
-static const char *kind_name(enum rec_kind kind)
-{
-	return kind == REC_MUTEX ? "mutex" : kind == REC_RWLOCK ? "rwlock" : "spinlock";
-}
-
 /* "mutex@function+0x1c", or "mutex@object+0x1234" for a symbol-less caller. */
 static void site_name(struct site_rec *s, unsigned long ip, enum rec_kind kind)
 {
@@ -250,15 +245,15 @@ static void site_name(struct site_rec *s, unsigned long ip, enum rec_kind kind)
 	int found = dladdr((void *)ip, &info);
 
 	if (found && info.dli_sname && info.dli_saddr) {
-		snprintf(s->name, sizeof(s->name), "%s@%s+%#lx", kind_name(kind), info.dli_sname,
+		snprintf(s->name, sizeof(s->name), "%s@%s+%#lx", rec_kind_name(kind), info.dli_sname,
 			 ip - (unsigned long)info.dli_saddr);
 	} else if (found && info.dli_fname && info.dli_fbase) {
 		const char *base = strrchr(info.dli_fname, '/');
 
-		snprintf(s->name, sizeof(s->name), "%s@%s+%#lx", kind_name(kind),
+		snprintf(s->name, sizeof(s->name), "%s@%s+%#lx", rec_kind_name(kind),
 			 base ? base + 1 : info.dli_fname, ip - (unsigned long)info.dli_fbase);
 	} else {
-		snprintf(s->name, sizeof(s->name), "%s@%#lx", kind_name(kind), ip);
+		snprintf(s->name, sizeof(s->name), "%s@%#lx", rec_kind_name(kind), ip);
 	}
 }
 

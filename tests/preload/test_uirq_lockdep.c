@@ -161,11 +161,42 @@ UIRQ_TEST(report, double_unlock, .timeout = 20)
 	run_free(&r);
 }
 
+/* A lock with no class yet is named as any other: its address and where it was initialised. */
+UIRQ_TEST(report, unlock_of_a_mutex_never_taken_names_it, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("bad_unlock"), "never-taken");
+
+	assert_one_report(r, BAD_UNLOCK);
+	check(r, strstr(r.err, "trying to release lock (mutex@0x") != NULL, "the lock's address is not named");
+	check(r, strstr(r.err, "initialised at bad_unlock.c:") != NULL, "the lock's init site is not named");
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
 UIRQ_TEST(report, destroy_of_held_mutex, .timeout = 20)
 {
 	struct run r = RUN(NULL, prog("held_freed"));
 
 	assert_one_report(r, HELD_FREED);
+	assert_exit(r, 0);
+	run_free(&r);
+}
+
+/*
+ * A thread holds a mutex whose memory is freed and made into a new mutex:
+ * the old one's class is gone, maybe serving the new one; the thread's
+ * held lock must not be named after the new mutex.
+ */
+UIRQ_TEST(report, lock_freed_under_its_holder_keeps_its_own_name, .timeout = 20)
+{
+	struct run r = RUN(NULL, prog("thread_exit_held"), "freed");
+	const char *held = strstr(r.err, HELD_AT_EXIT);
+
+	check(r, strstr(r.out, "same block") != NULL, "the new mutex is not in the freed block: nothing tested");
+	check(r, count(r.err, HELD_FREED) == 1, "no held-lock-freed report");
+	check(r, held != NULL, "no report of the thread ending with its lock");
+	check(r, held && strstr(held, "(mutex, destroyed or freed while held)"), "the held lock is not named as gone");
+	check(r, held && !strstr(held, "thread_exit_held.c:63"), "the held lock is named after the new mutex");
 	assert_exit(r, 0);
 	run_free(&r);
 }
