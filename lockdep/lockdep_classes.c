@@ -3,10 +3,11 @@
  * Lock classes: one per (key, subclass), as many as the program makes.
  *
  * A chained hash that the fast path reads without the graph lock.  It
- * doubles when it holds as many classes as buckets; readers still in the old
- * bucket array (retired, not unmapped) or walking a chain being relinked may
- * miss a class, and a miss only sends them to register_lock_class(), which looks
- * again under the graph lock.  Walks are bounded for the same reason.
+ * doubles when it holds twice as many classes as buckets; readers still in
+ * the old bucket array (retired, not unmapped) or walking a chain being
+ * relinked may miss a class, and a miss only sends them to
+ * register_lock_class(), which looks again under the graph lock.  Walks
+ * are bounded for the same reason.
  * Classes come from a slab, so a class pointer never dangles; a zapped class
  * goes back to it and comes back with a fresh id, so chain-cache entries of
  * the dead class can never match again.
@@ -38,11 +39,25 @@ static union {
 
 static struct class_hash *_Atomic class_hash = &class_hash_empty.h;
 static struct raw_futex class_lock;
-/* Zapped, out of the hash, still in the graph: freed under the graph lock (free_next links). */
-static struct lock_class *_Atomic zombies;
-/* A recycled class is set up field by field: a lock-free reader may be walking through it. */
+/*
+ * Zapped, out of the hash, still in the graph: freed by the next holder of
+ * the graph lock (class lock).  An array, not a link in the class: a class
+ * is per lock in the preload library, and every field of a zombie is still
+ * read by someone.  The graph lock's holder drains it by swapping it with
+ * the array it drained last time.
+ */
+static struct zombie_list {
+	struct lock_class **v;
+	size_t n, size;
+} zombies, draining;
+static _Atomic size_t nr_zombies;	/* zombies.n, for a look without the class lock */
+/*
+ * A recycled class is set up field by field: a lock-free reader may be
+ * walking through it.  Its free-list link is after_head, which only the
+ * graph's walkers read, and a freed class is out of the graph.
+ */
 static struct lockdep_slab class_slab = {
-	.size = sizeof(struct lock_class), .link = offsetof(struct lock_class, free_next), .no_clear = true,
+	.size = sizeof(struct lock_class), .link = offsetof(struct lock_class, after_head), .no_clear = true,
 };
 static _Atomic unsigned long nr_classes, nr_classes_made;
 static uint64_t next_class_id = 1;
@@ -98,13 +113,17 @@ static void hash_class(struct class_hash *h, struct lock_class *c)
 	atomic_store_explicit(&h->buckets[b], c, memory_order_release);
 }
 
-/* Double the buckets once there is a class per bucket; false when out of memory. */
+/*
+ * Double the buckets once there are two classes a bucket (a chain of two is
+ * one more load on a registration; a bucket is a word per lock in the
+ * preload library); false when out of memory.
+ */
 static bool make_room(void)
 {
 	struct class_hash *old = atomic_load_explicit(&class_hash, memory_order_relaxed), *h;
 	uint64_t size = old->mask + 1, nsize = size < CLASS_HASH_MIN ? CLASS_HASH_MIN : size * 2;
 
-	if (nr_lock_classes() + 1 <= size && size >= CLASS_HASH_MIN)
+	if (nr_lock_classes() + 1 <= 2 * size && size >= CLASS_HASH_MIN)
 		return true;
 	h = lockdep_alloc(sizeof(*h) + nsize * sizeof(h->buckets[0]));
 	if (!h)
@@ -177,19 +196,31 @@ static void unhash_class(struct lock_class *c, uintptr_t key)
 	}
 }
 
-/* Class lock held: out of the hash, findable no more; its graph goes at the next graph lock. */
-static void zap_class(struct lock_class *c)
+/*
+ * Class lock held: out of the hash, findable no more; its graph goes at the
+ * next graph lock.  False: out of memory, and nothing done.
+ */
+static bool zap_class(struct lock_class *c)
 {
-	struct lock_class *head = atomic_load_explicit(&zombies, memory_order_relaxed);
+	if (zombies.n == zombies.size) {
+		size_t size = zombies.size ? zombies.size * 2 : 256;
+		struct lock_class **v = lockdep_alloc(size * sizeof(*v));
 
+		if (!v)
+			return false;
+		if (zombies.n)
+			memcpy(v, zombies.v, zombies.n * sizeof(*v));
+		lockdep_free(zombies.v, zombies.size * sizeof(*v));
+		zombies.v = v;
+		zombies.size = size;
+	}
 	unhash_class(c, atomic_load(&c->key));
 	atomic_store_explicit(&c->key, 0, memory_order_release);
 	atomic_store_explicit(&c->usage_mask, 0, memory_order_relaxed);
 	/* keep id, hash_next and key readable: lock-free readers may stand on it */
-	do {
-		c->free_next = head;
-	} while (!atomic_compare_exchange_weak_explicit(&zombies, &head, c, memory_order_release,
-							memory_order_relaxed));
+	zombies.v[zombies.n++] = c;
+	atomic_store_explicit(&nr_zombies, zombies.n, memory_order_release);
+	return true;
 }
 
 /* fork(): the class lock is held across it (after the graph lock), and the child's is free. */
@@ -220,36 +251,40 @@ bool for_each_lock_class(bool (*fn)(struct lock_class *c, void *data), void *dat
 		     ok && c; c = atomic_load_explicit(&c->hash_next, memory_order_relaxed))
 			ok = fn(c, data);
 	/* zapped since the graph lock was taken: still in the graph */
-	for (struct lock_class *c = atomic_load_explicit(&zombies, memory_order_acquire); ok && c;
-	     c = c->free_next)
-		ok = fn(c, data);
+	for (size_t i = 0; ok && i < zombies.n; i++)
+		ok = fn(zombies.v[i], data);
 	raw_futex_unlock(&class_lock);
 	return ok;
 }
 
 void drain_zombie_classes(void)
 {
-	struct lock_class *c = atomic_exchange_explicit(&zombies, NULL, memory_order_acquire), *next;
+	struct zombie_list z;
 
-	if (!c)
+	if (!atomic_load_explicit(&nr_zombies, memory_order_acquire))
 		return;
-	for (struct lock_class *i = c; i; i = i->free_next) {
-		zap_class_deps(i);
-		free_usage_sites(i);
+	raw_futex_lock(&class_lock);
+	z = zombies;
+	zombies = draining;
+	zombies.n = 0;
+	atomic_store_explicit(&nr_zombies, 0, memory_order_relaxed);
+	raw_futex_unlock(&class_lock);
+	for (size_t i = 0; i < z.n; i++) {
+		zap_class_deps(z.v[i]);
+		free_usage_sites(z.v[i]);
 	}
 	raw_futex_lock(&class_lock);
-	for (; c; c = next) {
-		next = c->free_next;
-		slab_free(&class_slab, c);
-		atomic_fetch_sub_explicit(&nr_classes, 1, memory_order_relaxed);
-	}
+	for (size_t i = 0; i < z.n; i++)
+		slab_free(&class_slab, z.v[i]);
+	atomic_fetch_sub_explicit(&nr_classes, z.n, memory_order_relaxed);
 	raw_futex_unlock(&class_lock);
+	draining = z;	/* the graph lock's: the next drain swaps it in */
 }
 
 static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen, unsigned int subclasses)
 {
 	struct lockdep_task *t = &lockdep_current;
-	bool seen = false;
+	bool seen = false, oom = false;
 
 	if (!key)
 		return;
@@ -264,13 +299,18 @@ static void zap_key(const struct uirq_lock_class_key *key, bool only_if_seen, un
 		return;
 	lockdep_init_once();
 	raw_futex_lock(&class_lock);
-	for (unsigned int sub = 0; sub < subclasses; sub++) {
+	for (unsigned int sub = 0; sub < subclasses && !oom; sub++) {
 		struct lock_class *c = find_class(class_key_of(key, sub));
 
-		if (c)
-			zap_class(c);
+		oom = c && !zap_class(c);
 	}
 	raw_futex_unlock(&class_lock);
+	if (oom) {
+		/* the graph lock before the class lock, never after */
+		graph_lock();
+		lockdep_out_of_memory("lock classes");
+		graph_unlock();
+	}
 	lockdep_recursion_exit(t);
 }
 

@@ -278,8 +278,7 @@ struct lock_class {
 	_Atomic unsigned int usage_mask;
 	uint8_t subclass;		/* < UIRQ_MAX_LOCKDEP_SUBCLASSES */
 	struct lock_class *_Atomic hash_next;
-	struct lock_class *free_next;
-	struct lock_dep *after_head;	/* dependencies this -> X */
+	struct lock_dep *after_head;	/* dependencies this -> X; the slab's link once freed */
 	struct lock_dep *before_head;	/* dependencies X -> this */
 #ifndef UIRQ_LOCKDEP_PRELOAD
 	/* where each irq usage began: allocated with the first one (most classes never have any) */
