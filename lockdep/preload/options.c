@@ -93,15 +93,18 @@ static void mark_orphan_locks(const struct lockdep_task *t, void *arg)
 	for (unsigned int i = 0; i < t->depth; i++) {
 		const struct held_lock *h = held_lock_at(t, i);
 		struct lock_rec *r = hlock_rec(h);
+		bool read;
 
 		if (atomic_load_explicit(&r->state, memory_order_relaxed) != REC_LIVE ||
 		    !atomic_load_explicit(&r->addr, memory_order_relaxed) || (r->flags & REC_PSHARED) ||
 		    r->kind == REC_COND)
 			continue;
 		/* a lock held for writing somewhere is held for writing */
-		r->fork_read = h->read && !((r->flags & REC_FORK_HELD) && !r->fork_read);
-		r->fork_holder = t->tid;
-		__atomic_or_fetch(&r->flags, (uint8_t)REC_FORK_HELD, __ATOMIC_RELEASE);
+		read = h->read && !((r->flags & REC_FORK_HELD) && !(r->flags & REC_FORK_READ));
+		atomic_store_explicit(&r->owner, (uintptr_t)t->tid, memory_order_relaxed);
+		__atomic_and_fetch(&r->flags, (uint8_t)~REC_FORK_READ, __ATOMIC_RELAXED);
+		__atomic_or_fetch(&r->flags, (uint8_t)(REC_FORK_HELD | (read ? REC_FORK_READ : 0u)),
+				  __ATOMIC_RELEASE);
 	}
 }
 

@@ -149,6 +149,7 @@ enum rec_mtype {
 #define REC_NO_MARKER	1u	/* robust, process-shared or spin: no identity marker in the lock */
 #define REC_PSHARED	2u	/* process-shared: a forked child does not own it */
 #define REC_FORK_HELD	4u	/* a forked child's: held at fork() by a thread the child does not have */
+#define REC_FORK_READ	16u	/* ... which held it for reading only */
 #define REC_MAY_FAIL	8u	/* a mutex whose real lock can fail though it is no robust one (PI, PP) */
 
 /*
@@ -187,7 +188,12 @@ struct lock_rec {
 	 * is only an address, one byte a subclass.
 	 */
 	uint64_t ident;
-	/* Owner and depth: recursive and error-checking mutexes only; written by the holder. */
+	/*
+	 * Owner and depth: recursive and error-checking mutexes only; written
+	 * by the holder.  With REC_FORK_HELD (a forked child's lock held by a
+	 * thread the child does not have: not the child's to own), owner is
+	 * that thread's id in the parent.
+	 */
 	_Atomic uintptr_t owner;
 	unsigned int depth;
 	uint8_t waits;			/* WAITS_* */
@@ -208,11 +214,9 @@ struct lock_rec {
 		/* a lock's */
 		struct {
 			const char *user_name;	/* uirq_lock_set_name() */
-			int fork_holder;	/* REC_FORK_HELD: that thread's id in the parent */
-			bool fork_read;		/* ... and it held the lock for reading only */
+			struct lock_stat *stat;	/* --stat: this lock's figures (stat.c) */
 		};
 	};
-	struct lock_stat *stat;		/* --stat: this lock's figures (stat.c) */
 	struct uirq_lockdep_map map;
 };
 
@@ -451,6 +455,7 @@ void preload_stat_setup(void);
 /* A new identity gets figures of its own; an ending one adds its figures to its kind's (table lock). */
 void preload_stat_attach(struct lock_rec *r);
 void preload_stat_detach(struct lock_rec *r);
+void preload_stat_free(struct lock_rec *r);
 /* Take lock, counting it for r, and timing the wait if try_fn says it is taken. */
 int preload_stat_lock(struct lock_rec *r, void *lock, int (*try_fn)(void *), int (*lock_fn)(void *),
 		      bool exclusive, unsigned long ip);

@@ -122,6 +122,11 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 		init_site = carried_init_site(lock);
 #endif
 	atomic_store_explicit(&r->state, REC_BUILDING, memory_order_relaxed);
+	if (rec_kind_is_wait(r->kind)) {
+		/* a wait object's fields were where a lock's are */
+		r->user_name = NULL;
+		r->stat = NULL;
+	}
 	/* atomic: the fast paths read them with state, in one word (rec_tag) */
 	__atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->mtype, (uint8_t)lock_mtype(lock, kind), __ATOMIC_RELAXED);
@@ -162,13 +167,22 @@ static void build(struct lock_rec *r, void *lock, enum rec_kind kind, unsigned l
 static void drop_identity(struct lock_rec *r)
 {
 	preload_stat_detach(r);
+	/* a wait object's fields are where a lock's user name would be */
+	if (!rec_kind_is_wait(r->kind))
+		r->user_name = NULL;
 	if (r->map.key == rec_key(r) && r->had_subclass)
 		uirq_lockdep_unregister_key(rec_key(r));
 	else if (r->map.key == rec_key(r) && __atomic_load_n(&r->map.class_cache, __ATOMIC_ACQUIRE))
 		lockdep_unregister_key_subclass0(rec_key(r));
 	__atomic_store_n(&r->map.class_cache, NULL, __ATOMIC_RELEASE);
 	r->had_subclass = false;
-	r->user_name = NULL;
+}
+
+/* The record goes back to the table: it is no lock's, nor any wait object's. */
+static void release(struct lock_rec *r)
+{
+	preload_stat_free(r);
+	rec_release(r);
 }
 
 /* The old lock at r's address is gone (re-initialised or reused): forget a hold of it, with a report. */
@@ -333,10 +347,12 @@ struct lock_rec *wait_rec_build(uintptr_t addr, enum rec_kind kind, unsigned lon
 
 	if (r && atomic_load_explicit(&r->state, memory_order_relaxed) == REC_LIVE && r->kind == kind)
 		return r;
-	if (r)
+	if (r) {
 		drop_identity(r);	/* the memory held a lock, or another kind of object: it is this one now */
-	else if (!(r = rec_alloc(addr)))
+		preload_stat_free(r);	/* a lock's figures are where a wait object's fields go */
+	} else if (!(r = rec_alloc(addr))) {
 		return NULL;
+	}
 	__atomic_store_n(&r->kind, (uint8_t)kind, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->mtype, (uint8_t)MTYPE_NORMAL, __ATOMIC_RELAXED);
 	__atomic_store_n(&r->flags, (uint8_t)REC_NO_MARKER, __ATOMIC_RELAXED);
@@ -367,7 +383,7 @@ void wait_rec_end(uintptr_t addr, enum rec_kind kind)
 	if (!r || r->kind != kind)
 		return;
 	drop_identity(r);
-	rec_release(r);
+	release(r);
 }
 
 struct lock_rec *cond_rec(void *cond)
@@ -404,7 +420,7 @@ static void quarantine_add(struct lock_rec *r)
 
 	if (old && old->ident == quarantine[quarantine_next].ident &&
 	    atomic_load_explicit(&old->state, memory_order_relaxed) == REC_FREED)
-		rec_release(old);
+		release(old);
 	quarantine[quarantine_next].r = r;
 	quarantine[quarantine_next].ident = r->ident;
 	quarantine_next = (quarantine_next + 1) % QUARANTINE;
@@ -436,7 +452,7 @@ static void kill_freed(struct lock_rec *r, void *arg)
 		preload_check_held_elsewhere(r, lock, (void *)f->from, f->len);
 	drop_identity(r);
 	if (!keep) {
-		rec_release(r);
+		release(r);
 		return;
 	}
 	r->freed_at = f->ip;

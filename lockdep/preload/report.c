@@ -318,21 +318,22 @@ static void parent_thread_name(int tid, char *buf, size_t len)
 void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, unsigned long ip)
 {
 	struct lockdep_site site = { .ip = ip }, forked = { .ip = preload_fork_site };
-	long holder;
+	/* the holder's id in the parent (REC_FORK_HELD) */
+	long holder, fork_holder = (long)atomic_load_explicit(&r->owner, memory_order_relaxed);
 	char who[64], name[LOCKDEP_NAME_MAX];
 
-	if (r->fork_read && !exclusive)
+	if ((r->flags & REC_FORK_READ) && !exclusive)
 		return;		/* readers share it: this one does not wait */
 	holder = lock_holder(lock, r->kind);
 	__atomic_and_fetch(&r->flags, (uint8_t)~REC_FORK_HELD, __ATOMIC_RELEASE);
 	/* released since (an atfork child handler), or taken by this process anew */
-	if (!holder || (holder > 0 && holder != r->fork_holder))
+	if (!holder || (holder > 0 && holder != fork_holder))
 		return;
 	if (!report_start())
 		return;
 	if (report_begin2(UIRQ_REPORT_FORK_HELD, report_sig(r->ident, 3, 0, 0),
 			  report_sig(r->kind, r->site, preload_fork_site, 3))) {
-		parent_thread_name(r->fork_holder, who, sizeof(who));
+		parent_thread_name((int)fork_holder, who, sizeof(who));
 		report_headline(true, "WARNING: lock held at fork() by a thread the child does not have!");
 		rpt_task();
 		rpt(" is trying to acquire lock:\n");
@@ -340,7 +341,7 @@ void preload_fork_held_check(struct lock_rec *r, void *lock, bool exclusive, uns
 		rpt(", at: ");
 		rpt_site(&site);
 		rpt("\n\nbut thread %s of the parent (pid %ld) held it%s when fork() was called at:\n", who,
-		    preload_fork_parent, r->fork_read ? " for reading" : "");
+		    preload_fork_parent, (r->flags & REC_FORK_READ) ? " for reading" : "");
 		rpt_site(&forked);
 		rpt("\n\nonly the forking thread lives on in the child: nothing will ever release the lock here.\n"
 		    "(pthread_atfork() handlers that take the lock before fork() and release it after\n"

@@ -166,14 +166,31 @@ static struct lock_stat *dead_of(uint64_t key, const struct lock_stat *like)
 /* r's lock is gone (destroyed, freed, initialised again): its figures join its kind's (table lock). */
 void preload_stat_detach(struct lock_rec *r)
 {
-	struct lock_stat *s = r->stat, *d;
+	struct lock_stat *s, *d;
 
+	if (rec_kind_is_wait(r->kind))
+		return;		/* no figures: a wait object's fields are where they would be */
+	s = r->stat;
 	if (!s || !s->gen)
 		return;
 	d = dead_of(s->key, s);
 	if (d)
 		merge(d, s);
 	memset(s, 0, sizeof(*s));	/* gen 0: threads' counts of it go to its kind (flush()) */
+}
+
+/*
+ * r stops being a lock (its record released, or made a wait object, whose
+ * fields share the place of a lock's): its figures go to its kind, the
+ * object back to the slab (table lock).
+ */
+void preload_stat_free(struct lock_rec *r)
+{
+	if (rec_kind_is_wait(r->kind) || !r->stat)
+		return;
+	preload_stat_detach(r);
+	slab_free(&stat_slab, r->stat);
+	r->stat = NULL;
 }
 
 /* A contended acquisition waited ticks at ip. */

@@ -248,6 +248,17 @@ UIRQ_TEST(clean, cond_wait, .timeout = 20) { assert_clean("cond_wait", NULL); }
 UIRQ_TEST(clean, recursive_and_errorcheck_mutexes, .timeout = 20) { assert_clean("recursive", NULL); }
 UIRQ_TEST(clean, hand_over_hand, .timeout = 20) { assert_clean("hand_over_hand", NULL); }
 UIRQ_TEST(clean, destroy_then_reuse_opposite_order, .timeout = 20) { assert_clean("destroy_reuse", NULL); }
+
+/* --stat keeps figures per lock where a wait object keeps its own fields: memory that is both in turn. */
+UIRQ_TEST(stat, memory_reused_as_a_wait_object_and_a_lock, .timeout = 20)
+{
+	struct run r = RUN(NULL, "--stat", "--exit-code", "99", prog("destroy_reuse"));
+
+	check(r, any_report(r.err) == 0, "reported");
+	check(r, strstr(r.err, "uirq-lockdep: lock statistics") != NULL, "no statistics");
+	assert_exit(r, 0);
+	run_free(&r);
+}
 UIRQ_TEST(clean, fork_with_lock_held, .timeout = 20) { assert_clean("fork", NULL); }
 UIRQ_TEST(clean, dlopen_library_that_locks, .timeout = 20) { assert_clean("dlopen", DLMOD); }
 UIRQ_TEST(clean, signal_handler_that_locks, .timeout = 30) { assert_clean("signal_lock", NULL); }

@@ -2,14 +2,17 @@
 /*
  * A lock's identity dies with it: the same memory, destroyed and initialised
  * again, is a new lock, so the opposite order is no inversion.  Also memory
- * re-initialised without a destroy, and reused as another lock type.
+ * re-initialised without a destroy, and reused as another lock type or
+ * as a condition variable.
  */
 #include "prog.h"
 
 static union {
 	pthread_mutex_t m[2];
 	pthread_rwlock_t r[2];
+	pthread_cond_t c;
 } mem;
+static pthread_mutex_t guard = PTHREAD_MUTEX_INITIALIZER;
 
 int main(void)
 {
@@ -46,5 +49,30 @@ int main(void)
 	ok(pthread_rwlock_unlock(&mem.r[0]));
 	ok(pthread_rwlock_destroy(&mem.r[0]));
 	ok(pthread_rwlock_destroy(&mem.r[1]));
+
+	/*
+	 * The same memory as a condition variable, then a mutex again (a
+	 * wait object's record keeps its own fields where a lock's are).
+	 */
+	ok(pthread_cond_init(&mem.c, NULL));
+	ok(pthread_mutex_lock(&guard));
+	{
+		struct timespec t;
+
+		clock_gettime(CLOCK_REALTIME, &t);
+		t.tv_nsec += 1000000;
+		if (t.tv_nsec >= 1000000000) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000;
+		}
+		expect(pthread_cond_timedwait(&mem.c, &guard, &t), ETIMEDOUT);
+	}
+	ok(pthread_mutex_unlock(&guard));
+	ok(pthread_cond_signal(&mem.c));
+	ok(pthread_cond_destroy(&mem.c));
+	ok(pthread_mutex_init(&mem.m[0], NULL));
+	ok(pthread_mutex_lock(&mem.m[0]));
+	ok(pthread_mutex_unlock(&mem.m[0]));
+	ok(pthread_mutex_destroy(&mem.m[0]));
 	return 0;
 }
