@@ -507,9 +507,14 @@ static void remove_held_lock(struct lockdep_task *t, unsigned int i)
 	t->depth = i;
 	for (unsigned int j = i + 1; j < depth; j++) {
 		struct held_lock *h = held_lock_at(t, t->depth);
+		/* read before the move: held_lock_live() looks at the key below j, which the move overwrites */
+		bool live = held_lock_live(t, j);
 
 		*h = *held_lock_at(t, j);
 		h->chain_key = hlock_chain_key(h, curr_chain_key(t));
+		/* a lock gone under its holder stays gone: a key its class's id does not make */
+		if (!live)
+			h->chain_key = ~h->chain_key;
 		t->depth++;
 	}
 }

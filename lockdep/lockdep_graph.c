@@ -459,7 +459,7 @@ bool check_deadlock(struct lockdep_task *t, struct held_lock *next)
 	for (unsigned int i = 0; i < t->depth; i++) {
 		struct held_lock *prev = held_lock_at(t, i);
 
-		if (prev->class != next->class)
+		if (prev->class != next->class || !held_lock_live(t, i))
 			continue;
 		/* read_lock(A) + read_lock(A) is fine for recursive readers */
 		if (next->read == 2 && prev->read)
@@ -617,12 +617,17 @@ void lockdep_add_dep(struct lockdep_task *t, struct held_lock *prev, struct held
 
 void check_prevs_add(struct lockdep_task *t, struct held_lock *next)
 {
-	/* Each held lock down to and including the first non-trylock, within one irq context. */
+	/*
+	 * Each held lock down to and including the first non-trylock, within
+	 * one irq context; one whose lock is gone is as if not held.
+	 */
 	for (unsigned int i = t->depth; i-- > 0;) {
 		struct held_lock *prev = held_lock_at(t, i);
 
 		if (prev->irq_context != next->irq_context)
 			break;
+		if (!held_lock_live(t, i))
+			continue;
 		check_prev_add(t, prev, next);
 		if (!debug_locks_on())
 			return;

@@ -568,6 +568,25 @@ static inline uint64_t iterate_chain_key(uint64_t prev, uint64_t chain_id, unsig
 }
 
 /*
+ * Is held lock i of t still a lock?  Its class may have died under the
+ * holder (in the preload library: the lock destroyed, or its memory freed
+ * or unmapped, while this thread held it): zapped (key 0), freed, or by now
+ * another lock's, with a new id that the entry's chain key was not made
+ * with.  Such an entry is nothing anybody can take again: it adds no
+ * dependency, matches no lock and names none.  Exact under the graph lock
+ * (a class is freed only under it); without, a death under way may be
+ * missed.
+ */
+static inline bool held_lock_live(const struct lockdep_task *t, unsigned int i)
+{
+	const struct held_lock *h = &t->stack[i + 1];
+
+	return atomic_load_explicit(&h->class->key, memory_order_relaxed) &&
+	       iterate_chain_key(t->stack[i].chain_key, lock_class_chain_id(h->class),
+				 h->flags & HL_CHAIN_MASK) == h->chain_key;
+}
+
+/*
  * The chain cache: an open-addressing set of 64-bit keys, read without any
  * lock.  It grows (the new table is published whole; an old one is never
  * unmapped, a reader may still be in it) and, at its largest, is cleared.

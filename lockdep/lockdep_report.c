@@ -451,27 +451,27 @@ void rpt_class(const struct lock_class *class)
 	rpt("{%s}", usage);
 }
 
-/* gone: hlock's class is not the one it was taken with any more (it died under the holder). */
+/*
+ * gone: hlock's lock died under the holder (held_lock_live()).  Then
+ * nothing of it is left to name it by: its class, and the preload
+ * library's record of it, may serve another lock by now, at another
+ * address or the same.
+ */
 static void rpt_held_lock_as(const struct held_lock *hlock, const char *role, bool gone)
 {
 	const struct uirq_lockdep_map *map = hlock_map(hlock);
 	uintptr_t instance = lockdep_lock_info ? lockdep_lock_info->instance(map) : (uintptr_t)map;
 	char name[LOCKDEP_NAME_MAX];
 
-	instance = uirq_ptr_shown((const void *)instance);
-	rpt("0x%lx ", (unsigned long)instance);
-	if (!gone && atomic_load(&hlock->class->key) == map_class_key(map, hlock->class->subclass)) {
-		lockdep_class_name(hlock->class, name, sizeof(name));
-		rpt_class(hlock->class);
-	} else {
-		/*
-		 * Its class died under the holder (its key unregistered; in the
-		 * preload library, the lock destroyed or its memory freed while
-		 * held) and may name another lock by now, as may the memory.
-		 */
-		snprintf(name, sizeof(name), "%s, destroyed or freed while held",
-			 map->name ? map->name : "<unnamed>");
+	if (gone || atomic_load(&hlock->class->key) != map_class_key(map, hlock->class->subclass)) {
+		snprintf(name, sizeof(name), "a lock destroyed or freed while held");
+		instance = 0;
 		rpt("(%s)", name);
+	} else {
+		instance = uirq_ptr_shown((const void *)instance);
+		lockdep_class_name(hlock->class, name, sizeof(name));
+		rpt("0x%lx ", (unsigned long)instance);
+		rpt_class(hlock->class);
 	}
 	rpt(", at: ");
 	rpt_site(&hlock->site);
@@ -482,19 +482,6 @@ static void rpt_held_lock_as(const struct held_lock *hlock, const char *role, bo
 void rpt_held_lock(const struct held_lock *hlock, const char *role)
 {
 	rpt_held_lock_as(hlock, role, false);
-}
-
-/*
- * Is held lock i's class the one it was taken with?  A class that died
- * and came back for another lock (same memory, same key) has a new id,
- * which the entry's chain key does not have.
- */
-static bool held_class_unchanged(const struct lockdep_task *t, unsigned int i)
-{
-	const struct held_lock *h = held_lock_at(t, i);
-
-	return iterate_chain_key(t->stack[i].chain_key, lock_class_chain_id(h->class),
-				 h->flags & HL_CHAIN_MASK) == h->chain_key;
 }
 
 void rpt_held_locks(const struct lockdep_task *t)
@@ -510,7 +497,7 @@ void rpt_held_locks(const struct lockdep_task *t)
 	rpt(":\n");
 	for (unsigned int i = 0; i < t->depth; i++) {
 		rpt(" #%u: ", i);
-		rpt_held_lock_as(held_lock_at(t, i), "held", !held_class_unchanged(t, i));
+		rpt_held_lock_as(held_lock_at(t, i), "held", !held_lock_live(t, i));
 	}
 }
 

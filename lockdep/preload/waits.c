@@ -214,6 +214,12 @@ static void note_wait(struct lock_rec *w, unsigned long ip)
 	slot = (unsigned int)(((uintptr_t)top->class ^ (uintptr_t)e) >> 6) % 16;
 	if (e && !(noted[slot].l == top->class && noted[slot].e == e)) {
 		graph_lock();
+		/* a lock gone under this thread (held_lock_live()) is nothing to wait with */
+		if (!held_lock_live(t, t->depth - 1)) {
+			graph_unlock();
+			lockdep_recursion_exit(t);
+			return;
+		}
 		p = pair_get(PAIR_WAIT, top->class, e, true);
 		if (p && p->thread == serial())
 			noted[slot].l = top->class, noted[slot].e = e;
@@ -305,7 +311,7 @@ static void produce_one(struct lockdep_task *t, struct lock_rec *w, struct lock_
 static bool held_by(const struct lockdep_task *t, const struct lock_class *c)
 {
 	for (unsigned int i = 0; i < t->depth; i++)
-		if (held_lock_at(t, i)->class == c)
+		if (held_lock_at(t, i)->class == c && held_lock_live(t, i))
 			return true;
 	return false;
 }
