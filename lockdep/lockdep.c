@@ -445,8 +445,7 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 		read = read < 0 ? 0 : 2;
 
 	flags = (unsigned int)read | (trylock ? HL_TRYLOCK : 0u);
-	if (uirq_irqs_disabled())
-		flags |= HL_HARDIRQS_OFF | (uirq_in_hardirq() ? HL_IRQ_CONTEXT : 0u);
+	flags |= lockdep_context_flags();
 	chain_key = iterate_chain_key(t->stack[depth].chain_key,
 				      lock_class_chain_id(class),
 				      flags & HL_CHAIN_MASK);

@@ -682,6 +682,37 @@ void rpt_dep_site(const struct lock_dep *d);
 
 void mark_usage_slow(struct lockdep_task *t, struct held_lock *hlock, unsigned int needed);
 
+/* The HL_* flags of the context an acquisition is made in now. */
+static inline unsigned int lockdep_context_flags(void)
+{
+#ifdef UIRQ_LOCKDEP_PRELOAD
+	/*
+	 * The preload library's copy of the context is its own, hidden, and
+	 * nothing in it ever disables interrupts: a pthread program has no
+	 * hard-irq context.
+	 */
+	return 0;
+#else
+	/* hard-irq sections always run with interrupts off */
+	return uirq_irqs_disabled() ? HL_HARDIRQS_OFF | (uirq_in_hardirq() ? HL_IRQ_CONTEXT : 0u) : 0u;
+#endif
+}
+
+/*
+ * The class key the fast path expects of map's subclass-0 class.  Every
+ * map of the preload library has a key (its record's, its site's or an
+ * annotation's): no test of it there (and a key-less map would only miss,
+ * to the slow path).
+ */
+static inline uintptr_t fast_map_class_key(const struct uirq_lockdep_map *map)
+{
+#ifdef UIRQ_LOCKDEP_PRELOAD
+	return class_key_of(map->key, 0);
+#else
+	return map_class_key(map, 0);
+#endif
+}
+
 /* The usage bits an acquisition with HL_* flags f implies. */
 #ifdef UIRQ_LOCKDEP_PRELOAD
 /* No hard-irq context in a pthread program: no irq usage to track, so none is recorded. */
@@ -832,14 +863,13 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	/* depth < max_depth: registered, no new maximum, and room on the stack */
 	if (unlikely(depth >= t->max_depth || subclass != 0 || (unsigned int)read > 2 || !class ||
 		     /* a class zapped with its key may have been recycled: check it is still ours */
-		     atomic_load_explicit(&class->key, memory_order_relaxed) != map_class_key(map, 0)))
+		     atomic_load_explicit(&class->key, memory_order_relaxed) != fast_map_class_key(map)))
 		return false;
 	flags = (unsigned int)read | (trylock ? HL_TRYLOCK : 0u);
-	if (likely(!uirq_irqs_disabled())) {
+	if (likely(!lockdep_context_flags())) {
 		needed = lockdep_usage_needed[flags];	/* a constant when read and trylock are */
 	} else {
-		/* hard-irq sections always run with interrupts off */
-		flags |= HL_HARDIRQS_OFF | (uirq_in_hardirq() ? HL_IRQ_CONTEXT : 0u);
+		flags |= lockdep_context_flags();
 		needed = lockdep_usage_needed[flags];
 	}
 	if (unlikely((atomic_load_explicit(&class->usage_mask, memory_order_acquire) & needed) != needed))
@@ -853,15 +883,20 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 	next = &t->stack[depth + 1];
 	next->class = class;
 	next->instance = lockdep_hide_ptr(map);
+#ifdef UIRQ_LOCKDEP_PRELOAD
+	/* never a file nor a line there: every entry's are NULL and 0 from the start */
+	(void)file;
+	(void)line;
+#else
 	/*
-	 * Stored only when they change: the preload library never has a file
-	 * (a constant NULL here), and every store on this path is one the real
-	 * lock's atomic instruction, next, waits for.
+	 * Stored only when they change: every store on this path is one the
+	 * real lock's atomic instruction, next, waits for.
 	 */
 	if (next->site.file != file)
 		next->site.file = file;
 	if (next->site.line != line)
 		next->site.line = line;
+#endif
 	next->site.ip = ip;
 	next->flags = (uint8_t)flags;
 	chain_id = lock_class_chain_id(class);

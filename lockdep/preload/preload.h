@@ -594,9 +594,10 @@ static ALWAYS_INLINE struct lock_rec *rec_probe_mutex(pthread_mutex_t *m)
 
 	/* not there: a record outside the region, or a word the program overwrote */
 	if (unlikely(!rec_in_region((uintptr_t)r) ||
-		     atomic_load_explicit(&r->addr, memory_order_relaxed) != (uintptr_t)m))
-		r = rec_index_find((uintptr_t)m);
-	return likely(r != NULL && rec_tag(r) == REC_TAG(REC_MUTEX) && rec_marked(r, m, REC_MUTEX)) ? r : NULL;
+		     atomic_load_explicit(&r->addr, memory_order_relaxed) != (uintptr_t)m) &&
+	    !(r = rec_index_find((uintptr_t)m)))
+		return NULL;
+	return likely(rec_tag(r) == REC_TAG(REC_MUTEX) && rec_marked(r, m, REC_MUTEX)) ? r : NULL;
 #else
 	(void)m;
 	return NULL;		/* no marker: the complete path */
