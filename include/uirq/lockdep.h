@@ -122,7 +122,12 @@ struct uirq_lockdep_stats {
 
 #if UIRQ_CONFIG_LOCKDEP
 
-/* Prepare a lock's map: name, key (NULL keys by the map's address) and default subclass. */
+/*
+ * Prepare a lock's map: name, key (NULL keys by the map's address) and
+ * default subclass.  The name is kept, not copied, as the kernel keeps it:
+ * it must live as long as the key's class (a string literal, or memory
+ * freed only after uirq_lockdep_unregister_key()).
+ */
 void uirq_lockdep_init_map(struct uirq_lockdep_map *map, const char *name,
 			   const struct uirq_lock_class_key *key, int subclass);
 /* Note an acquisition (checked before the caller blocks); file NULL means "use ip". */
