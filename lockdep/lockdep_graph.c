@@ -199,11 +199,6 @@ static unsigned int backward_dep(unsigned int m)
 #define BFS_MARK_STRONG	1u	/* reached by a strong path */
 #define BFS_MARK_XR	2u	/* reached through *R only */
 static uint64_t bfs_gen, search_gen;
-
-uint64_t lockdep_new_search(void)
-{
-	return ++search_gen;
-}
 static struct bfs_entry {
 	struct lock_class *class;
 	struct lock_dep *dep;	/* how class was reached; NULL at the root */
@@ -211,6 +206,11 @@ static struct bfs_entry {
 	bool xr;
 } *bfs_queue;
 static size_t bfs_queue_size;
+
+uint64_t lockdep_new_search(void)
+{
+	return ++search_gen;
+}
 
 /* A class is visited at most twice: once reached through *R only, once strongly. */
 static bool bfs_visit(struct lock_class *c, bool xr)
@@ -252,7 +252,9 @@ static bool bfs_make_room(size_t tail)
 
 	if (tail < bfs_queue_size)
 		return true;
-	/* parent is 32 bits: a class is queued at most twice, and 2^31 classes do not fit in memory */
+	/* an entry's parent is 32 bits: a search that visits 2^32 classes is out of memory */
+	if (tail >= UINT32_MAX)
+		return false;
 	q = lockdep_alloc(size * sizeof(*q));
 	if (!q)
 		return false;
