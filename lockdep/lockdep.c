@@ -273,33 +273,41 @@ static void print_freed_lock_bug(struct lockdep_task *t, const void *from, const
  * predecessor to order against, so it only needs the recursion check.
  */
 static __attribute__((noinline)) void validate_chain_slow(struct lockdep_task *t, struct held_lock *hlock,
-							    uint64_t chain_key)
+							    uint64_t chain_key, bool first_use)
 {
 	bool chain_head = !t->depth || held_lock_at(t, t->depth - 1)->irq_context != hlock->irq_context;
 
 	graph_lock();
-	if (lookup_chain_cache(chain_key)) {
+	if (!first_use && lookup_chain_cache(chain_key)) {
 		lockdep_count_hit(t);	/* another thread validated it meanwhile */
 	} else if (!check_deadlock(t, hlock)) {
 		/* a recursive deadlock is the one problem: no dependency is added on top */
 		if (!chain_head)
 			check_prevs_add(t, hlock);
-		if (debug_locks_on())
+		if (debug_locks_on() && !first_use)
 			add_chain_cache(chain_key);
 	}
 	graph_unlock();
 }
 
-static inline void validate_chain(struct lockdep_task *t, struct held_lock *hlock, uint64_t chain_key)
+/*
+ * first_use: the class was never taken before.  No chain with it on top
+ * can be in the cache, and it may never be taken again: a program that
+ * makes and destroys locks all the time takes most of its locks once.
+ * Neither looked up nor added then (each is a cache miss in a table of
+ * megabytes); the chain is cached the next time, if there is one.
+ */
+static inline void validate_chain(struct lockdep_task *t, struct held_lock *hlock, uint64_t chain_key,
+				  bool first_use)
 {
 	/* a trylock cannot block: it adds no dependency and is not checked */
 	if (hlock->trylock)
 		return;
-	if (likely(lookup_chain_cache(chain_key))) {
+	if (likely(!first_use && lookup_chain_cache(chain_key))) {
 		lockdep_count_hit(t);
 		return;
 	}
-	validate_chain_slow(t, hlock, chain_key);
+	validate_chain_slow(t, hlock, chain_key, first_use);
 }
 
 static inline uint64_t hlock_chain_key(const struct held_lock *h, uint64_t prev)
@@ -434,6 +442,7 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 	struct held_lock *hlock;
 	uint64_t chain_key;
 	unsigned int depth = t->depth, flags;
+	bool first_use;
 
 	if (unlikely(!class))
 		return;
@@ -459,8 +468,9 @@ static inline void __lock_acquire(struct lockdep_task *t, struct uirq_lockdep_ma
 	hlock->site.ip = ip;
 	hlock->flags = (uint8_t)flags;
 
+	first_use = !(atomic_load_explicit(&class->usage_mask, memory_order_relaxed) & LOCKF(LOCK_USED));
 	mark_usage(t, hlock);
-	validate_chain(t, hlock, chain_key);
+	validate_chain(t, hlock, chain_key, first_use);
 	if (!trylock) {
 		lockdep_wlog_fill(t, class, lock_class_chain_id(class), flags, ip);
 		lockdep_wlog_commit(t);

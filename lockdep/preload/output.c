@@ -357,7 +357,7 @@ static void print_summary(void)
 	bool first = true;
 
 	own_stats(&st);
-	if (!st.reports && !st.suppressed && !st.chain_hits && !st.chains && !stopped)
+	if (!st.reports && !st.suppressed && !st.classes_made && !stopped)
 		return;
 	n = (size_t)snprintf(line, sizeof(line), "uirq-lockdep: %s[%ld]: %lu report%s",
 			     program_invocation_short_name, (long)getpid(), st.reports, st.reports == 1 ? "" : "s");
