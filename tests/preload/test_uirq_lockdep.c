@@ -201,7 +201,8 @@ static void assert_gone_lock(const char *mode)
 	check(r, any_report(r.err) == 2, "other reports: the dead lock counted as the new one");
 	check(r, held && strstr(held, "#0: (a lock destroyed or freed while held), at: leave_locked"),
 	      "the held lock is not named as gone");
-	check(r, held && !strstr(held, "thread_exit_held.c:91"), "the held lock is named after the new mutex");
+	/* no line number: no lock of the program may be named by where it was initialised there */
+	check(r, held && !strstr(held, "initialised at thread_exit_held.c:"), "the held lock is named after the new mutex");
 	assert_exit(r, 0);
 	run_free(&r);
 }

@@ -14,12 +14,6 @@
 static pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t b = PTHREAD_MUTEX_INITIALIZER;
 
-static void lock_unlock(pthread_mutex_t *m)
-{
-	ok(pthread_mutex_lock(m));
-	ok(pthread_mutex_unlock(m));
-}
-
 static void *b_then_a(void *arg)
 {
 	(void)arg;

@@ -38,6 +38,13 @@ static inline struct timespec deadline_ms(long ms)
 	return t;
 }
 
+/* m taken and released, nothing held under it */
+static inline void lock_unlock(pthread_mutex_t *m)
+{
+	ok(pthread_mutex_lock(m));
+	ok(pthread_mutex_unlock(m));
+}
+
 /* outer, then inner under it, released in reverse: one dependency outer -> inner */
 static inline void lock_nested(pthread_mutex_t *outer, pthread_mutex_t *inner)
 {

@@ -45,12 +45,6 @@ static void *leave_locked(void *arg)
 	return NULL;
 }
 
-static void lock_unlock(pthread_mutex_t *l)
-{
-	ok(pthread_mutex_lock(l));
-	ok(pthread_mutex_unlock(l));
-}
-
 int main(int argc, char **argv)
 {
 	pthread_mutex_t *old, *new;
