@@ -21,9 +21,6 @@
  */
 #include "lockdep_internal.h"
 
-#include <stdio.h>
-#include <string.h>
-
 struct class_hash {
 	uint64_t mask;
 	struct lock_class *_Atomic buckets[];
@@ -203,16 +200,11 @@ static void unhash_class(struct lock_class *c, uintptr_t key)
 static bool zap_class(struct lock_class *c)
 {
 	if (zombies.n == zombies.size) {
-		size_t size = zombies.size ? zombies.size * 2 : 256;
-		struct lock_class **v = lockdep_alloc(size * sizeof(*v));
+		struct lock_class **v = lockdep_grow_array(zombies.v, &zombies.size, zombies.n, sizeof(*v), 256);
 
 		if (!v)
 			return false;
-		if (zombies.n)
-			memcpy(v, zombies.v, zombies.n * sizeof(*v));
-		lockdep_free(zombies.v, zombies.size * sizeof(*v));
 		zombies.v = v;
-		zombies.size = size;
 	}
 	unhash_class(c, atomic_load(&c->key));
 	atomic_store_explicit(&c->key, 0, memory_order_release);

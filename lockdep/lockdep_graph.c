@@ -247,7 +247,6 @@ static void bfs_build_path(size_t e, struct bfs_path *path)
 /* Room for one more entry; false when out of memory.  Grows with what a search visits. */
 static bool bfs_make_room(size_t tail)
 {
-	size_t size = bfs_queue_size ? bfs_queue_size * 2 : 1024;
 	struct bfs_entry *q;
 
 	if (tail < bfs_queue_size)
@@ -255,14 +254,10 @@ static bool bfs_make_room(size_t tail)
 	/* an entry's parent is 32 bits: a search that visits 2^32 classes is out of memory */
 	if (tail >= UINT32_MAX)
 		return false;
-	q = lockdep_alloc(size * sizeof(*q));
+	q = lockdep_grow_array(bfs_queue, &bfs_queue_size, tail, sizeof(*q), 1024);
 	if (!q)
 		return false;
-	if (tail)
-		memcpy(q, bfs_queue, tail * sizeof(*q));
-	lockdep_free(bfs_queue, bfs_queue_size * sizeof(*q));
 	bfs_queue = q;
-	bfs_queue_size = size;
 	return true;
 }
 

@@ -205,6 +205,13 @@ void report_exit(void);
 void *lockdep_alloc(size_t size);	/* zeroed; NULL when out of memory */
 void lockdep_free(void *p, size_t size);
 /*
+ * A full array v of *size elements of elem bytes, used of them in use,
+ * doubled (first elements when *size is 0): the new array, the used ones
+ * copied, the old one freed, *size updated; NULL when out of memory (v
+ * kept as it was).
+ */
+void *lockdep_grow_array(void *v, size_t *size, size_t used, size_t elem, size_t first);
+/*
  * A lock-free table replaced by a bigger one: its memory goes back to the
  * system but stays mapped, reading as zeroes - an empty table - to a reader
  * still in it, who then misses and looks again under the lock.
@@ -851,7 +858,7 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 {
 	struct lock_class *class;
 	struct held_lock *next;
-	unsigned int depth, flags, needed;
+	unsigned int depth, flags, context, needed;
 	uint64_t key, chain_id;
 
 	if (unlikely(t->recursion))
@@ -866,10 +873,11 @@ static inline __attribute__((always_inline)) bool lockdep_acquire_fast(struct lo
 		     atomic_load_explicit(&class->key, memory_order_relaxed) != fast_map_class_key(map)))
 		return false;
 	flags = (unsigned int)read | (trylock ? HL_TRYLOCK : 0u);
-	if (likely(!lockdep_context_flags())) {
+	context = lockdep_context_flags();
+	if (likely(!context)) {
 		needed = lockdep_usage_needed[flags];	/* a constant when read and trylock are */
 	} else {
-		flags |= lockdep_context_flags();
+		flags |= context;
 		needed = lockdep_usage_needed[flags];
 	}
 	if (unlikely((atomic_load_explicit(&class->usage_mask, memory_order_acquire) & needed) != needed))

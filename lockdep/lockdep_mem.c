@@ -29,6 +29,20 @@ void *lockdep_alloc(size_t size)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+void *lockdep_grow_array(void *v, size_t *size, size_t used, size_t elem, size_t first)
+{
+	size_t n = *size ? *size * 2 : first;
+	void *grown = lockdep_alloc(n * elem);
+
+	if (!grown)
+		return NULL;
+	if (used)
+		memcpy(grown, v, used * elem);
+	lockdep_free(v, *size * elem);
+	*size = n;
+	return grown;
+}
+
 void lockdep_free(void *p, size_t size)
 {
 	if (p)

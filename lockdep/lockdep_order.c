@@ -37,8 +37,6 @@
  * class, given with its id under the class lock (a class with no
  * dependency can rank anywhere).
  */
-#include <string.h>
-
 #include "lockdep_internal.h"
 
 #define ORDER_SPACING	(UINT64_C(1) << 20)
@@ -79,16 +77,11 @@ static bool ranks_below(const struct lock_class *a, const struct lock_class *b)
 static bool buf_push(struct order_buf *b, struct lock_class *c)
 {
 	if (b->n == b->size) {
-		size_t size = b->size ? b->size * 2 : 256;
-		struct lock_class **v = lockdep_alloc(size * sizeof(*v));
+		struct lock_class **v = lockdep_grow_array(b->v, &b->size, b->n, sizeof(*v), 256);
 
 		if (!v)
 			return false;
-		if (b->n)
-			memcpy(v, b->v, b->n * sizeof(*v));
-		lockdep_free(b->v, b->size * sizeof(*v));
 		b->v = v;
-		b->size = size;
 	}
 	b->v[b->n++] = c;
 	return true;
