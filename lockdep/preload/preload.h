@@ -635,14 +635,24 @@ static inline struct lock_rec *hlock_rec(const struct held_lock *h)
 	return container_of(hlock_map(h), struct lock_rec, map);
 }
 
+/* Is the held lock r the lock at lock, of this kind, one the fast paths handle? */
+static ALWAYS_INLINE bool rec_releases(const struct lock_rec *r, void *lock, enum rec_kind kind)
+{
+	return atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
+	       (rec_tag(r) & REC_TAG_UNLOCK) == REC_TAG(kind);
+}
+
+/* preload_release_top() for a lock held below the top (hand-over-hand, or released in the order taken). */
+bool rec_release_below(struct lockdep_task *t, void *lock, enum rec_kind kind);
+
 /*
- * The unlock fast path, without hashing lock: if the top of this thread's
- * held-lock stack is lock (a live record of this kind handled by the fast
- * paths: not a recursive or error-checking mutex, whose owner and depth the
- * slow path keeps), pop it and return true.  Records are never unmapped, so
- * the top entry's record is read safely, and r->addr == lock means it is
- * the record of this lock.  Otherwise false: the caller takes the ordinary
- * path (rec_get, then uirq_lock_release).
+ * The unlock fast path, without hashing lock: if lock is on this thread's
+ * held-lock stack (a live record of this kind handled by the fast paths:
+ * not a recursive or error-checking mutex, whose owner and depth the slow
+ * path keeps), take it off and return true.  Records are never unmapped, so
+ * a held entry's record is read safely, and r->addr == lock means it is the
+ * record of this lock.  Otherwise false: the caller takes the ordinary path
+ * (rec_get, then uirq_lock_release).
  */
 static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 {
@@ -655,14 +665,13 @@ static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 	if (unlikely(depth_recursion - 1 >= UINT32_MAX))
 		return false;
 	r = hlock_rec(&t->stack[depth]);
-	if (likely(atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock &&
-		   (rec_tag(r) & REC_TAG_UNLOCK) == REC_TAG(kind))) {
+	if (likely(rec_releases(r, lock, kind))) {
 		/* one store: see lockdep_release_top() */
 		atomic_signal_fence(memory_order_seq_cst);
 		t->depth = depth - 1;
 		return true;
 	}
-	return false;
+	return depth > 1 && rec_release_below(t, lock, kind);
 }
 
 /* The site record whose key this is, or NULL (site.c's keys live in one array). */

@@ -205,6 +205,27 @@ void rec_release(struct lock_rec *r)
 	slab_free(&rec_slab, r);
 }
 
+/*
+ * Found by its record's address, as the top is, without the index: the
+ * highest entry of the lock, the one lockdep's release takes off.  An entry
+ * of the same address but not of this kind, or of a mutex that keeps its
+ * owner, is the slow path's (false).
+ */
+bool rec_release_below(struct lockdep_task *t, void *lock, enum rec_kind kind)
+{
+	for (unsigned int i = t->depth - 1; i-- > 0;) {
+		const struct lock_rec *r = hlock_rec(held_lock_at(t, i));
+
+		if (atomic_load_explicit(&r->addr, memory_order_relaxed) != (uintptr_t)lock)
+			continue;
+		if (!rec_releases(r, lock, kind))
+			return false;
+		lockdep_drop_held(t, i);
+		return true;
+	}
+	return false;
+}
+
 struct range_walk {
 	uintptr_t from, to;
 	void (*fn)(struct lock_rec *r, void *arg);
