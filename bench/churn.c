@@ -2,11 +2,12 @@
 /*
  * churn: the loop of TSan's stress test 18 (tests/peers/progs/tsan_stress18.c)
  * with its two parts separable, to tell what its lock lifetimes cost from
- * what its lock operations cost.  Four threads, each with four mutexes of
- * its own: take all four, release all four, and - with "recreate" - destroy
- * them and initialise them again in the same memory, ROUNDS times.
+ * what its lock operations cost.  THREADS threads (default 4), each with
+ * four mutexes of its own: take all four, release all four, and - with
+ * "recreate" - destroy them and initialise them again in the same memory,
+ * ROUNDS times.
  *
- *   churn ROUNDS recreate|keep taken|reverse
+ *   churn ROUNDS recreate|keep taken|reverse [THREADS]
  *
  * "recreate taken" is stress18 itself (it releases in the order taken);
  * "keep" leaves the locks alive, so after the first round every acquisition
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NR_THREADS = 4, NR_LOCKS = 4 };
+enum { MAX_THREADS = 64, NR_LOCKS = 4 };
 
 static long rounds;
 static int recreate, reverse;
@@ -58,20 +59,23 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	pthread_t threads[NR_THREADS];
+	pthread_t threads[MAX_THREADS];
+	long nr_threads = 4;
 	char *end;
 
-	if (argc != 4 || (rounds = strtol(argv[1], &end, 10)) <= 0 || *end ||
+	if ((argc != 4 && argc != 5) || (rounds = strtol(argv[1], &end, 10)) <= 0 || *end ||
 	    (strcmp(argv[2], "recreate") && strcmp(argv[2], "keep")) ||
-	    (strcmp(argv[3], "taken") && strcmp(argv[3], "reverse"))) {
-		fprintf(stderr, "usage: churn ROUNDS recreate|keep taken|reverse\n");
+	    (strcmp(argv[3], "taken") && strcmp(argv[3], "reverse")) ||
+	    (argc == 5 && ((nr_threads = strtol(argv[4], &end, 10)) <= 0 || *end || nr_threads > MAX_THREADS))) {
+		fprintf(stderr, "usage: churn ROUNDS recreate|keep taken|reverse [THREADS (1-%d, default 4)]\n",
+			MAX_THREADS);
 		return 2;
 	}
 	recreate = !strcmp(argv[2], "recreate");
 	reverse = !strcmp(argv[3], "reverse");
-	for (int i = 0; i < NR_THREADS; i++)
+	for (long i = 0; i < nr_threads; i++)
 		ok(pthread_create(&threads[i], NULL, worker, NULL), "pthread_create");
-	for (int i = 0; i < NR_THREADS; i++)
+	for (long i = 0; i < nr_threads; i++)
 		ok(pthread_join(threads[i], NULL), "pthread_join");
 	return 0;
 }
