@@ -181,7 +181,11 @@ PRELOAD_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *restrict m, clockid_
 /* The annotation of an unlock that is not of the top of the stack, or of a recursive/error-checking mutex. */
 static __attribute__((noinline)) void unlock_slow(pthread_mutex_t *m, unsigned long ip)
 {
-	struct lock_rec *r = rec_get(m, REC_MUTEX, ip);
+	struct lock_rec *r;
+
+	if (rec_release_below(m, REC_MUTEX))
+		return;
+	r = rec_get(m, REC_MUTEX, ip);
 
 	if (unlikely(!r))
 		return;

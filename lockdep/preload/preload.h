@@ -642,17 +642,15 @@ static ALWAYS_INLINE bool rec_releases(const struct lock_rec *r, void *lock, enu
 	       (rec_tag(r) & REC_TAG_UNLOCK) == REC_TAG(kind);
 }
 
-/* preload_release_top() for a lock held below the top (hand-over-hand, or released in the order taken). */
-bool rec_release_below(struct lockdep_task *t, void *lock, enum rec_kind kind);
-
 /*
- * The unlock fast path, without hashing lock: if lock is on this thread's
- * held-lock stack (a live record of this kind handled by the fast paths:
- * not a recursive or error-checking mutex, whose owner and depth the slow
- * path keeps), take it off and return true.  Records are never unmapped, so
- * a held entry's record is read safely, and r->addr == lock means it is the
- * record of this lock.  Otherwise false: the caller takes the ordinary path
- * (rec_get, then uirq_lock_release).
+ * The unlock fast path, without hashing lock: if the top of this thread's
+ * held-lock stack is lock (a live record of this kind handled by the fast
+ * paths: not a recursive or error-checking mutex, whose owner and depth the
+ * slow path keeps), pop it and return true.  Records are never unmapped, so
+ * the top entry's record is read safely, and r->addr == lock means it is
+ * the record of this lock.  Otherwise false: the caller's slow path tries
+ * rec_release_below(), then the ordinary path (rec_get, then
+ * uirq_lock_release).
  */
 static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 {
@@ -671,8 +669,17 @@ static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
 		t->depth = depth - 1;
 		return true;
 	}
-	return depth > 1 && rec_release_below(t, lock, kind);
+	return false;
 }
+
+/*
+ * The same for a lock held below the top (hand-over-hand locking, or locks
+ * released in the order taken): found on the stack by its record's address
+ * too, instead of hashing lock to its record, asking lockdep whether it is
+ * held and scanning the stack again.  Out of line: the callers' slow paths
+ * try it first.
+ */
+bool rec_release_below(void *lock, enum rec_kind kind);
 
 /* The site record whose key this is, or NULL (site.c's keys live in one array). */
 struct site_rec *site_of_key(const void *key);

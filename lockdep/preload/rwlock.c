@@ -115,8 +115,11 @@ PRELOAD_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, cloc
 
 static __attribute__((noinline)) void unlock_slow(pthread_rwlock_t *l, unsigned long ip)
 {
-	struct lock_rec *r = rec_get(l, REC_RWLOCK, ip);
+	struct lock_rec *r;
 
+	if (rec_release_below(l, REC_RWLOCK))
+		return;
+	r = rec_get(l, REC_RWLOCK, ip);
 	if (r)
 		preload_release(r, ip);
 }

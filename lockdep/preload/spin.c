@@ -37,8 +37,11 @@ PRELOAD_EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
 
 static __attribute__((noinline)) void unlock_slow(pthread_spinlock_t *l, unsigned long ip)
 {
-	struct lock_rec *r = rec_get((void *)l, REC_SPIN, ip);
+	struct lock_rec *r;
 
+	if (rec_release_below((void *)l, REC_SPIN))
+		return;
+	r = rec_get((void *)l, REC_SPIN, ip);
 	if (r)
 		preload_release(r, ip);
 }

@@ -206,13 +206,17 @@ void rec_release(struct lock_rec *r)
 }
 
 /*
- * Found by its record's address, as the top is, without the index: the
- * highest entry of the lock, the one lockdep's release takes off.  An entry
- * of the same address but not of this kind, or of a mutex that keeps its
- * owner, is the slow path's (false).
+ * The highest entry of the lock, the one lockdep's release takes off.  An
+ * entry of the same address but not of this kind, or of a mutex that keeps
+ * its owner, is the ordinary path's (false); so is any unlock inside
+ * lockdep (a signal handler's), as for the top.
  */
-bool rec_release_below(struct lockdep_task *t, void *lock, enum rec_kind kind)
+bool rec_release_below(void *lock, enum rec_kind kind)
 {
+	struct lockdep_task *t = &lockdep_current;
+
+	if (t->recursion || t->depth < 2)
+		return false;
 	for (unsigned int i = t->depth - 1; i-- > 0;) {
 		const struct lock_rec *r = hlock_rec(held_lock_at(t, i));
 
