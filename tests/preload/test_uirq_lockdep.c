@@ -430,6 +430,7 @@ UIRQ_TEST(misuse, read_lock_of_destroyed_rwlock, .timeout = 20) { assert_misuse(
 UIRQ_TEST(misuse, recursive_mutex_unlocked_once_too_often, .timeout = 20) { assert_misuse("recursive-unlock", BAD_UNLOCK); }
 UIRQ_TEST(misuse, errorcheck_mutex_unlocked_when_not_held, .timeout = 20) { assert_misuse("errorcheck-unlock", BAD_UNLOCK); }
 UIRQ_TEST(misuse, free_of_a_lock_this_thread_holds, .timeout = 20) { assert_misuse("free-own", HELD_FREED); }
+UIRQ_TEST(misuse, init_of_a_lock_this_thread_holds, .timeout = 20) { assert_misuse("init-own", HELD_FREED); }
 
 UIRQ_TEST(misuse, unlock_of_a_mutex_another_thread_holds, .timeout = 20)
 {

@@ -12,6 +12,9 @@
  *   free-locked         free() of memory holding a mutex another thread holds
  *                       (that thread then ends with it held: a second report)
  *   free-own            free() of memory holding a mutex this thread holds
+ *   init-own            pthread_mutex_init() of a mutex this thread holds,
+ *                       under another lock it holds (m is not used again:
+ *                       only the init call can see it)
  *   destroyed-reinit    a destroyed mutex initialised again and used: no report
  *   freed-use           a mutex destroyed, its memory freed, then locked again
  *                       (heap-use-after-free)
@@ -107,6 +110,12 @@ int main(int argc, char **argv)
 		free(hm);
 		/* the lock went with the memory: nothing is held any more */
 		ok(pthread_mutex_lock(&shared));
+		ok(pthread_mutex_unlock(&shared));
+	} else if (!strcmp(c, "init-own")) {
+		ok(pthread_mutex_init(&m, NULL));
+		ok(pthread_mutex_lock(&m));
+		ok(pthread_mutex_lock(&shared));
+		ok(pthread_mutex_init(&m, NULL));	/* the old lock is gone: m is held no more */
 		ok(pthread_mutex_unlock(&shared));
 	} else if (!strcmp(c, "freed-use") || !strcmp(c, "freed-use-rwlock")) {
 		/* the lock past the allocator's own words at the start of a free block */
