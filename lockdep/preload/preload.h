@@ -635,6 +635,16 @@ static inline struct lock_rec *hlock_rec(const struct held_lock *h)
 	return container_of(hlock_map(h), struct lock_rec, map);
 }
 
+/* The highest of this thread's held entries below below whose record is lock's, or -1. */
+static inline int rec_held_below(const struct lockdep_task *t, unsigned int below, const void *lock)
+{
+	for (unsigned int i = below; i-- > 0;)
+		if (atomic_load_explicit(&hlock_rec(held_lock_at(t, i))->addr, memory_order_relaxed) ==
+		    (uintptr_t)lock)
+			return (int)i;
+	return -1;
+}
+
 /* Is the held lock r the lock at lock, of this kind, one the fast paths handle? */
 static ALWAYS_INLINE bool rec_releases(const struct lock_rec *r, void *lock, enum rec_kind kind)
 {

@@ -252,15 +252,10 @@ out:
 static void check_reinit_held(void *lock, size_t size)
 {
 	struct lockdep_task *t = &lockdep_current;
+	int i = rec_held_below(t, t->depth, lock);
 
-	for (unsigned int i = t->depth; i-- > 0;) {
-		struct lock_rec *r = hlock_rec(held_lock_at(t, i));
-
-		if (atomic_load_explicit(&r->addr, memory_order_relaxed) == (uintptr_t)lock) {
-			lockdep_map_freed(&r->map, lock, size);
-			return;
-		}
-	}
+	if (i >= 0)
+		lockdep_map_freed(&hlock_rec(held_lock_at(t, (unsigned int)i))->map, lock, size);
 }
 
 void rec_init(void *lock, enum rec_kind kind, unsigned long init_site, bool pshared)

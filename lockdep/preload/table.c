@@ -214,20 +214,15 @@ void rec_release(struct lock_rec *r)
 bool rec_release_below(void *lock, enum rec_kind kind)
 {
 	struct lockdep_task *t = &lockdep_current;
+	int i;
 
 	if (t->recursion || t->depth < 2)
 		return false;
-	for (unsigned int i = t->depth - 1; i-- > 0;) {
-		const struct lock_rec *r = hlock_rec(held_lock_at(t, i));
-
-		if (atomic_load_explicit(&r->addr, memory_order_relaxed) != (uintptr_t)lock)
-			continue;
-		if (!rec_releases(r, lock, kind))
-			return false;
-		lockdep_drop_held(t, i);
-		return true;
-	}
-	return false;
+	i = rec_held_below(t, t->depth - 1, lock);
+	if (i < 0 || !rec_releases(hlock_rec(held_lock_at(t, (unsigned int)i)), lock, kind))
+		return false;
+	lockdep_drop_held(t, (unsigned int)i);
+	return true;
 }
 
 struct range_walk {
