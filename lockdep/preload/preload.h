@@ -690,6 +690,8 @@ static ALWAYS_INLINE bool preload_release_top(void *lock, enum rec_kind kind)
  * try it first.
  */
 bool rec_release_below(void *lock, enum rec_kind kind);
+/* The unlock annotation the top did not take: below the top, else the ordinary path (rwlocks, spinlocks). */
+void rec_unlock_slow(void *lock, enum rec_kind kind, unsigned long ip);
 
 /* The site record whose key this is, or NULL (site.c's keys live in one array). */
 struct site_rec *site_of_key(const void *key);

@@ -113,22 +113,11 @@ PRELOAD_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t *restrict l, cloc
 	return do_lock(OP_CLOCKWR, l, clk, t, CALLER_IP, 0);
 }
 
-static __attribute__((noinline)) void unlock_slow(pthread_rwlock_t *l, unsigned long ip)
-{
-	struct lock_rec *r;
-
-	if (rec_release_below(l, REC_RWLOCK))
-		return;
-	r = rec_get(l, REC_RWLOCK, ip);
-	if (r)
-		preload_release(r, ip);
-}
-
 PRELOAD_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
 	preload_stat_release(l);
 	if (likely(preload_active()) && !preload_release_top(l, REC_RWLOCK))
-		unlock_slow(l, CALLER_IP);
+		rec_unlock_slow(l, REC_RWLOCK, CALLER_IP);
 	return REAL(rwlock_unlock)(l);
 }
 

@@ -35,22 +35,11 @@ PRELOAD_EXPORT int pthread_spin_trylock(pthread_spinlock_t *l)
 	return ret;
 }
 
-static __attribute__((noinline)) void unlock_slow(pthread_spinlock_t *l, unsigned long ip)
-{
-	struct lock_rec *r;
-
-	if (rec_release_below((void *)l, REC_SPIN))
-		return;
-	r = rec_get((void *)l, REC_SPIN, ip);
-	if (r)
-		preload_release(r, ip);
-}
-
 PRELOAD_EXPORT int pthread_spin_unlock(pthread_spinlock_t *l)
 {
 	preload_stat_release((void *)l);
 	if (likely(preload_active()) && !preload_release_top((void *)l, REC_SPIN))
-		unlock_slow(l, CALLER_IP);
+		rec_unlock_slow((void *)l, REC_SPIN, CALLER_IP);
 	return REAL(spin_unlock)(l);
 }
 

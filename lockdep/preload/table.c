@@ -225,6 +225,17 @@ bool rec_release_below(void *lock, enum rec_kind kind)
 	return true;
 }
 
+void rec_unlock_slow(void *lock, enum rec_kind kind, unsigned long ip)
+{
+	struct lock_rec *r;
+
+	if (rec_release_below(lock, kind))
+		return;
+	r = rec_get(lock, kind, ip);
+	if (r)
+		preload_release(r, ip);
+}
+
 struct range_walk {
 	uintptr_t from, to;
 	void (*fn)(struct lock_rec *r, void *arg);
